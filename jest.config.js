@@ -1,0 +1,14 @@
+/** @type {import('jest').Config} */
+const fs = require("node:fs");
+const swcrc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, "utf8"));
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/test"],
+  testMatch: ["**/*.test.ts"],
+  setupFiles: ["<rootDir>/test/support/env.ts"],
+  transform: { "^.+\\.(t|j|mj)s$": ["@swc/jest", { ...swcrc, swcrc: false }] },
+  // pg-boss and its helpers ship ESM only; let swc turn them into CommonJS for jest.
+  transformIgnorePatterns: ["/node_modules/(?!(pg-boss|serialize-error|cron-parser|p-map|p-limit|yocto-queue)/)"],
+  clearMocks: true,
+  testTimeout: 120000,
+};

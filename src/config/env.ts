@@ -1,0 +1,28 @@
+import path from "node:path";
+import { z } from "zod";
+
+/** The service's whole configuration, read once from the environment. README's table mirrors this. */
+const EnvSchema = z.object({
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default("./.data"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
+  FREE_FOLLOW_SLOTS: z.coerce.number().int().min(0).default(3),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(12),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
+  API_KEY_CACHE_SECONDS: z.coerce.number().min(0).default(5),
+  SEED_ON_EMPTY: z.enum(["true", "false"]).optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema> & { dataDir: string };
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ""));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`invalid configuration: ${problems}`);
+  }
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+}

@@ -1,0 +1,167 @@
+/**
+ * The one module that chooses the database. Without DATABASE_URL the service runs on embedded PGlite
+ * (on disk under DATA_DIR, or in memory for tests); with it, on PostgreSQL through node-postgres.
+ * Nothing else in the codebase knows which one it is talking to: callers get a `Db`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+import type { Pool, PoolClient } from "pg";
+import { PrismaClient } from "./generated/client";
+
+export type DbKind = "embedded" | "postgres";
+
+export interface Db {
+  readonly kind: DbKind;
+  readonly prisma: PrismaClient;
+  /** Whether the pgvector extension is installed (always on embedded; optional on PostgreSQL). */
+  readonly hasVector: boolean;
+  /** Parameterised SQL ($1, $2 ...) outside Prisma: bulk upserts, migrations, hand-built list queries. */
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Several statements separated by semicolons, no parameters (migrations, DDL). */
+  exec(sql: string): Promise<void>;
+  /** Runs `fn` in one transaction on one connection; `q` is bound to that transaction. */
+  transaction<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /** Statements sent to the database since start; tests use it to prove there is no N+1. */
+  readonly stats: { statements: number };
+  /** The raw driver, for pg-boss, which shares the database. */
+  readonly driver: { kind: "embedded"; pglite: PGlite } | { kind: "postgres"; pool: Pool; url: string };
+  close(): Promise<void>;
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  exec(sql: string): Promise<void>;
+}
+
+export interface DbOptions {
+  /** postgres://... ; when absent the embedded database is used. */
+  databaseUrl?: string;
+  /** Directory for the embedded database; `memory://` keeps it in memory. */
+  dataDir?: string;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+export async function createDb(options: DbOptions): Promise<Db> {
+  return options.databaseUrl ? createPostgresDb(options.databaseUrl, options.poolSize ?? 10) : createEmbeddedDb(options.dataDir ?? "memory://");
+}
+
+async function createEmbeddedDb(dataDir: string): Promise<Db> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { vector } = await import("@electric-sql/pglite-pgvector");
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  const location = dataDir.startsWith("memory://") ? dataDir : path.resolve(dataDir, "pglite");
+  if (!location.startsWith("memory://")) fs.mkdirSync(path.dirname(location), { recursive: true });
+  const pglite = await PGlite.create({ dataDir: location, extensions: { vector, pg_trgm } });
+  const stats = { statements: 0 };
+  countPgliteStatements(pglite, stats);
+  await pglite.exec("CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_trgm;");
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+
+  const queryable = (target: Pick<PGlite, "query" | "exec">): Queryable => ({
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      return (await target.query<T>(sql, params as unknown[])).rows;
+    },
+    async exec(sql: string) {
+      await target.exec(sql);
+    },
+  });
+  const root = queryable(pglite);
+  return {
+    kind: "embedded",
+    prisma,
+    hasVector: true,
+    query: root.query,
+    exec: root.exec,
+    transaction: (fn) => pglite.transaction((tx) => fn(queryable(tx))),
+    stats,
+    driver: { kind: "embedded", pglite },
+    async close() {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+async function createPostgresDb(url: string, poolSize: number): Promise<Db> {
+  const pg = await import("pg");
+  const { PrismaPg } = await import("@prisma/adapter-pg");
+  // Counts, numerics and bigints come back as JS numbers: the API serves them as JSON numbers.
+  pg.types.setTypeParser(20, (v) => Number(v));
+  pg.types.setTypeParser(1700, (v) => Number(v));
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const stats = { statements: 0 };
+  pool.on("connect", (client) => countPgStatements(client, stats));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  await pool.query("CREATE EXTENSION IF NOT EXISTS pg_trgm").catch(() => undefined);
+  const hasVector = await pool
+    .query("CREATE EXTENSION IF NOT EXISTS vector")
+    .then(() => true)
+    .catch(() => false);
+
+  const queryable = (target: Pool | PoolClient): Queryable => ({
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      return (await target.query(sql, params as unknown[])).rows as T[];
+    },
+    async exec(sql: string) {
+      await target.query(sql);
+    },
+  });
+  const root = queryable(pool);
+  return {
+    kind: "postgres",
+    prisma,
+    hasVector,
+    query: root.query,
+    exec: root.exec,
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await fn(queryable(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    stats,
+    driver: { kind: "postgres", pool, url },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+function countPgliteStatements(pglite: PGlite, stats: { statements: number }): void {
+  const count = <F extends (...args: never[]) => unknown>(fn: F): F =>
+    function (this: unknown, ...args: Parameters<F>) {
+      stats.statements += 1;
+      return fn.apply(this, args);
+    } as F;
+  const target = pglite as unknown as Record<string, unknown>;
+  target.query = count(pglite.query.bind(pglite));
+  target.exec = count(pglite.exec.bind(pglite));
+  const transaction = pglite.transaction.bind(pglite);
+  target.transaction = (fn: (tx: Parameters<Parameters<PGlite["transaction"]>[0]>[0]) => Promise<unknown>) =>
+    transaction((tx) => {
+      const t = tx as unknown as Record<string, unknown>;
+      t.query = count(tx.query.bind(tx));
+      t.exec = count(tx.exec.bind(tx));
+      return fn(tx);
+    });
+}
+
+function countPgStatements(client: PoolClient, stats: { statements: number }): void {
+  const original = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
+    stats.statements += 1;
+    return original(...args);
+  };
+}

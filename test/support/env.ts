@@ -1,0 +1,3 @@
+import "reflect-metadata";
+
+process.env.LOG_LEVEL ??= "silent";
