@@ -1,0 +1,311 @@
+/**
+ * The metric query (api-contract §8): parse and validate the `metric_query` JSON string, then compile it to
+ * SQL expressions correlated to the district/school row of the list query. Filtering and sorting happen in
+ * that SQL; every user value goes through SqlParams and every identifier comes from the catalogue.
+ */
+import { ident, type SqlParams } from "../../db/sql";
+import { BadRequestError } from "../../graphql/errors";
+import { findMetric, type MetricDef, type MetricEntity } from "./metrics.catalog";
+
+export const METRIC_QUERY_MAX_LENGTH = 16_000;
+/** Bounds the size of the generated SQL; far above what a list screen needs. */
+export const METRIC_QUERY_MAX_ITEMS = 50;
+
+export const FILTER_OPS = ["eq", "neq", "gt", "gte", "lt", "lte", "between", "is_null", "not_null"] as const;
+export type FilterOp = (typeof FILTER_OPS)[number];
+type ComparisonOp = Exclude<FilterOp, "between" | "is_null" | "not_null">;
+export const CHANGE_KINDS = ["absolute", "percent"] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+export const SORT_DIRECTIONS = ["asc", "desc"] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+
+/** Which value of a metric a select, filter or sort refers to. */
+export type MetricPoint =
+  | { at: "latest" }
+  | { at: "year"; year: number }
+  | { at: "change"; from: number; to: number; kind: ChangeKind };
+
+export interface MetricRef {
+  metric: string;
+  point: MetricPoint;
+}
+export interface MetricSelect extends MetricRef {
+  as: string;
+}
+export type MetricFilter = MetricRef &
+  ({ op: ComparisonOp; value: number } | { op: "between"; value: [number, number] } | { op: "is_null" | "not_null" });
+export interface MetricSort extends MetricRef {
+  direction: SortDirection;
+}
+export interface MetricQuery {
+  select: MetricSelect[];
+  filters: MetricFilter[];
+  sort: MetricSort | null;
+}
+
+export interface CompiledMetricSelect {
+  /** The key in `metric_values`. */
+  as: string;
+  /** A scalar SQL expression correlated to the entity row. */
+  sql: string;
+  /** A collision-free column alias for `sql` in the list query's select list (`as` may clash with d.*). */
+  column: string;
+}
+export interface CompiledMetricQuery {
+  selects: CompiledMetricSelect[];
+  /** Conditions to AND with the list's other conditions. */
+  where: string[];
+  /** `<expr> ASC|DESC NULLS LAST`; the caller appends its own id tie-breaker. */
+  orderBy: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------- parsing
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+// Four-digit years keep the value inside int4; a year no record has is still valid (every value null).
+const MIN_YEAR = 1000;
+const MAX_YEAR = 9999;
+
+type Json = unknown;
+type JsonObject = Record<string, Json>;
+
+function fail(problem: string): never {
+  throw new BadRequestError(`metric_query: ${problem}`);
+}
+
+/** A user value, quoted and shortened, for error messages. */
+function show(value: Json): string {
+  const text = value === undefined ? "undefined" : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function describe(value: Json): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `${typeof value} ${show(value)}`;
+}
+
+function isObject(value: Json): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function expectObject(value: Json, path: string, keys: readonly string[]): JsonObject {
+  if (!isObject(value)) fail(`${path} must be an object, got ${describe(value)}`);
+  const unknown = Object.keys(value).filter((key) => !keys.includes(key));
+  if (unknown.length) fail(`${path} has unknown key${unknown.length > 1 ? "s" : ""} ${unknown.map(show).join(", ")}; allowed: ${keys.join(", ")}`);
+  return value;
+}
+
+function expectArray(value: Json, path: string): Json[] {
+  if (!Array.isArray(value)) fail(`${path} must be an array, got ${describe(value)}`);
+  if (value.length > METRIC_QUERY_MAX_ITEMS) fail(`${path} has ${value.length} items; at most ${METRIC_QUERY_MAX_ITEMS} are allowed`);
+  return value;
+}
+
+function expectOneOf<T extends string>(value: Json, path: string, allowed: readonly T[]): T {
+  if (typeof value !== "string" || !(allowed as readonly string[]).includes(value)) {
+    fail(`${path} ${show(value)} is not one of ${allowed.join(", ")}`);
+  }
+  return value as T;
+}
+
+function expectNumber(value: Json, path: string): number {
+  // JSON has no NaN/Infinity, but 1e999 parses to Infinity.
+  if (typeof value !== "number" || !Number.isFinite(value)) fail(`${path} must be a finite number, got ${describe(value)}`);
+  return value;
+}
+
+function expectYear(value: Json, path: string): number {
+  if (value === undefined) fail(`${path} is required (a school_year_start integer)`);
+  if (typeof value !== "number" || !Number.isInteger(value)) fail(`${path} must be an integer school year, got ${describe(value)}`);
+  if (value < MIN_YEAR || value > MAX_YEAR) fail(`${path} ${value} is not a four-digit school year`);
+  return value;
+}
+
+function parseMetricName(entity: MetricEntity, value: Json, path: string): string {
+  if (value === undefined) fail(`${path} is required`);
+  if (typeof value !== "string") fail(`${path} must be a string, got ${describe(value)}`);
+  if (!findMetric(entity, value)) {
+    fail(`${path} ${show(value)} is not a ${entity} metric; GET /metrics?entity_type=${entity} lists the allowed metrics`);
+  }
+  return value;
+}
+
+/** `metric` plus an optional `year` or `change` (not both) of a select, filter or sort item. */
+function parseMetricRef(entity: MetricEntity, item: JsonObject, path: string): MetricRef {
+  const metric = parseMetricName(entity, item.metric, `${path}.metric`);
+  if (item.year !== undefined && item.change !== undefined) fail(`${path} has both "year" and "change"; give one of them`);
+  if (item.change !== undefined) {
+    const change = expectObject(item.change, `${path}.change`, ["from", "to", "kind"]);
+    const from = expectYear(change.from, `${path}.change.from`);
+    const to = expectYear(change.to, `${path}.change.to`);
+    if (change.kind === undefined) fail(`${path}.change.kind is required (one of ${CHANGE_KINDS.join(", ")})`);
+    const kind = expectOneOf(change.kind, `${path}.change.kind`, CHANGE_KINDS);
+    return { metric, point: { at: "change", from, to, kind } };
+  }
+  if (item.year === undefined || item.year === "latest") return { metric, point: { at: "latest" } };
+  if (typeof item.year === "string") fail(`${path}.year ${show(item.year)} must be "latest" or an integer school year`);
+  return { metric, point: { at: "year", year: expectYear(item.year, `${path}.year`) } };
+}
+
+function parseSelect(entity: MetricEntity, value: Json): MetricSelect[] {
+  const seen = new Set<string>();
+  return expectArray(value, "select").map((raw, i) => {
+    const path = `select[${i}]`;
+    const item = expectObject(raw, path, ["metric", "year", "change", "as"]);
+    const ref = parseMetricRef(entity, item, path);
+    if (item.as !== undefined && (typeof item.as !== "string" || !IDENTIFIER.test(item.as))) {
+      fail(`${path}.as ${show(item.as)} must be a simple identifier (letters, digits, _; not starting with a digit; at most 63 characters)`);
+    }
+    const as = (item.as as string | undefined) ?? ref.metric;
+    if (seen.has(as)) fail(`${path}.as ${show(as)} is already used by an earlier select item; give each item a distinct "as"`);
+    seen.add(as);
+    return { ...ref, as };
+  });
+}
+
+function parseFilters(entity: MetricEntity, value: Json): MetricFilter[] {
+  return expectArray(value, "filters").map((raw, i): MetricFilter => {
+    const path = `filters[${i}]`;
+    const item = expectObject(raw, path, ["metric", "year", "change", "op", "value"]);
+    const ref = parseMetricRef(entity, item, path);
+    if (item.op === undefined) fail(`${path}.op is required (one of ${FILTER_OPS.join(", ")})`);
+    const op = expectOneOf(item.op, `${path}.op`, FILTER_OPS);
+    switch (op) {
+      case "is_null":
+      case "not_null":
+        if (item.value !== undefined) fail(`${path}.value is not allowed with op "${op}"`);
+        return { ...ref, op };
+      case "between": {
+        if (!Array.isArray(item.value) || item.value.length !== 2) {
+          fail(`${path}.value must be [lo, hi] (two numbers) for op "between", got ${describe(item.value)}`);
+        }
+        const lo = expectNumber(item.value[0], `${path}.value[0]`);
+        const hi = expectNumber(item.value[1], `${path}.value[1]`);
+        if (lo > hi) fail(`${path}.value [${lo}, ${hi}] has lo greater than hi`);
+        return { ...ref, op, value: [lo, hi] };
+      }
+      default:
+        if (item.value === undefined) fail(`${path}.value is required for op "${op}"`);
+        return { ...ref, op, value: expectNumber(item.value, `${path}.value`) };
+    }
+  });
+}
+
+function parseSort(entity: MetricEntity, value: Json): MetricSort {
+  const item = expectObject(value, "sort", ["metric", "year", "change", "direction"]);
+  const ref = parseMetricRef(entity, item, "sort");
+  const direction = item.direction === undefined ? "asc" : expectOneOf(item.direction, "sort.direction", SORT_DIRECTIONS);
+  return { ...ref, direction };
+}
+
+/** Validates a `metric_query` string; throws BadRequestError (`metric_query: ...`) naming the problem and its path. */
+export function parseMetricQuery(entity: MetricEntity, raw: string): MetricQuery {
+  // Code points, not UTF-16 units; only counted when the cheap upper bound is exceeded.
+  if (raw.length > METRIC_QUERY_MAX_LENGTH) {
+    const length = [...raw].length;
+    if (length > METRIC_QUERY_MAX_LENGTH) fail(`is ${length} characters long; at most ${METRIC_QUERY_MAX_LENGTH} are allowed`);
+  }
+  let parsed: Json;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    fail(`is not valid JSON (${(error as Error).message})`);
+  }
+  if (!isObject(parsed)) fail(`must be a JSON object with "select", "filters" and/or "sort", got ${describe(parsed)}`);
+  const query = expectObject(parsed, "the query", ["select", "filters", "sort"]);
+  return {
+    select: query.select === undefined ? [] : parseSelect(entity, query.select),
+    filters: query.filters === undefined ? [] : parseFilters(entity, query.filters),
+    sort: query.sort === undefined || query.sort === null ? null : parseSort(entity, query.sort),
+  };
+}
+
+// -------------------------------------------------------------------------------------------- compiling
+
+const COMPARISON_SQL: Record<ComparisonOp, string> = { eq: "=", neq: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=" };
+
+function metricDef(entity: MetricEntity, metric: string): MetricDef {
+  const def = findMetric(entity, metric);
+  // parseMetricQuery already rejected unknown metrics; this guards queries built in code.
+  if (!def) fail(`"${metric}" is not a ${entity} metric; GET /metrics?entity_type=${entity} lists the allowed metrics`);
+  return def;
+}
+
+/**
+ * The value of `def` in one exact school year, as a row source `SELECT <col> AS v ...` for one record.
+ * Annual statistics have one row per (entity, year) on a unique index; assessments may have one row per
+ * source, so the most recently loaded source that reports the metric wins.
+ */
+function exactYearRow(def: MetricDef, entityRef: string, yearParam: string): string {
+  const [col, year, entityCol] = [ident(def.column), ident(def.yearColumn), ident(def.entityColumn)];
+  const base = `SELECT m.${col} AS v FROM ${ident(def.table)} m WHERE m.${entityCol} = ${entityRef} AND m.${year} = ${yearParam}::int`;
+  return def.source === "assessment" ? `${base} AND m.${col} IS NOT NULL ORDER BY m."loaded_at" DESC, m."source_id" LIMIT 1` : base;
+}
+
+/** A scalar SQL expression for the point of a metric of the record `alias`; NULL when it has no value. */
+function valueSql(entity: MetricEntity, ref: MetricRef, params: SqlParams, alias: string): string {
+  const def = metricDef(entity, ref.metric);
+  const entityRef = `${alias}."id"`;
+  const point = ref.point;
+  switch (point.at) {
+    case "latest": {
+      const [col, year, entityCol] = [ident(def.column), ident(def.yearColumn), ident(def.entityColumn)];
+      // Backward scan of the (entity, year) index: the record's own latest year that has the metric.
+      const tieBreak = def.source === "assessment" ? `, m."loaded_at" DESC, m."source_id"` : "";
+      return `(SELECT m.${col} FROM ${ident(def.table)} m WHERE m.${entityCol} = ${entityRef} AND m.${col} IS NOT NULL ORDER BY m.${year} DESC${tieBreak} LIMIT 1)`;
+    }
+    case "year":
+      return `(${exactYearRow(def, entityRef, params.add(point.year))})`;
+    case "change": {
+      // Both endpoints as one-row sources: a missing endpoint yields no row, hence NULL.
+      const to = exactYearRow(def, entityRef, params.add(point.to));
+      const from = exactYearRow(def, entityRef, params.add(point.from));
+      const delta = point.kind === "absolute" ? "t.v - f.v" : "(t.v::float8 - f.v) / NULLIF(f.v, 0)::float8 * 100";
+      return `(SELECT ${delta} FROM (${to}) t CROSS JOIN (${from}) f)`;
+    }
+  }
+}
+
+function filterSql(value: string, filter: MetricFilter, params: SqlParams): string {
+  // A NULL value makes every comparison NULL, so it fails them all; only is_null matches it.
+  switch (filter.op) {
+    case "is_null":
+      return `${value} IS NULL`;
+    case "not_null":
+      return `${value} IS NOT NULL`;
+    case "between":
+      return `${value} BETWEEN ${params.add(filter.value[0])}::float8 AND ${params.add(filter.value[1])}::float8`;
+    default:
+      // float8 parameters so a fractional bound on an integer metric is not a type error.
+      return `${value} ${COMPARISON_SQL[filter.op]} ${params.add(filter.value)}::float8`;
+  }
+}
+
+/**
+ * Compiles a parsed metric query into SQL fragments for `SELECT ... FROM <entity table> <alias> WHERE ...
+ * ORDER BY ...`. The expressions are correlated scalar subqueries on `<alias>."id"` that hit the unique
+ * (entity_id, school_year_start) indexes; their parameters are appended to `params`.
+ */
+export function compileMetricQuery(entity: MetricEntity, query: MetricQuery, params: SqlParams, alias: string): CompiledMetricQuery {
+  if (!IDENTIFIER.test(alias)) throw new Error(`compileMetricQuery: alias ${JSON.stringify(alias)} is not a simple identifier`);
+  const selects = query.select.map((select, i) => ({ as: select.as, sql: valueSql(entity, select, params, alias), column: `metric_value_${i}` }));
+  const where = query.filters.map((filter) => filterSql(valueSql(entity, filter, params, alias), filter, params));
+  const orderBy = query.sort
+    ? `${valueSql(entity, query.sort, params, alias)} ${query.sort.direction === "asc" ? "ASC" : "DESC"} NULLS LAST`
+    : null;
+  return { selects, where, orderBy };
+}
+
+/** `metric_values` of one result row, read from the columns the list query selected as `select.column`. */
+export function metricValuesFromRow(
+  selects: readonly Pick<CompiledMetricSelect, "as" | "column">[],
+  row: Record<string, unknown>,
+): Record<string, number | null> {
+  const values: Record<string, number | null> = {};
+  for (const select of selects) {
+    const value = row[select.column];
+    values[select.as] = value === null || value === undefined ? null : Number(value);
+  }
+  return values;
+}
