@@ -244,7 +244,7 @@ function exactYearRow(def: MetricDef, entityRef: string, yearParam: string): str
 }
 
 /** A scalar SQL expression for the point of a metric of the record `alias`; NULL when it has no value. */
-function valueSql(entity: MetricEntity, ref: MetricRef, params: SqlParams, alias: string): string {
+function valueSql(entity: MetricEntity, ref: MetricRef, yearParam: (year: number) => string, alias: string): string {
   const def = metricDef(entity, ref.metric);
   const entityRef = `${alias}."id"`;
   const point = ref.point;
@@ -256,11 +256,11 @@ function valueSql(entity: MetricEntity, ref: MetricRef, params: SqlParams, alias
       return `(SELECT m.${col} FROM ${ident(def.table)} m WHERE m.${entityCol} = ${entityRef} AND m.${col} IS NOT NULL ORDER BY m.${year} DESC${tieBreak} LIMIT 1)`;
     }
     case "year":
-      return `(${exactYearRow(def, entityRef, params.add(point.year))})`;
+      return `(${exactYearRow(def, entityRef, yearParam(point.year))})`;
     case "change": {
       // Both endpoints as one-row sources: a missing endpoint yields no row, hence NULL.
-      const to = exactYearRow(def, entityRef, params.add(point.to));
-      const from = exactYearRow(def, entityRef, params.add(point.from));
+      const to = exactYearRow(def, entityRef, yearParam(point.to));
+      const from = exactYearRow(def, entityRef, yearParam(point.from));
       const delta = point.kind === "absolute" ? "t.v - f.v" : "(t.v::float8 - f.v) / NULLIF(f.v, 0)::float8 * 100";
       return `(SELECT ${delta} FROM (${to}) t CROSS JOIN (${from}) f)`;
     }
@@ -289,11 +289,17 @@ function filterSql(value: string, filter: MetricFilter, params: SqlParams): stri
  */
 export function compileMetricQuery(entity: MetricEntity, query: MetricQuery, params: SqlParams, alias: string): CompiledMetricQuery {
   if (!IDENTIFIER.test(alias)) throw new Error(`compileMetricQuery: alias ${JSON.stringify(alias)} is not a simple identifier`);
-  const selects = query.select.map((select, i) => ({ as: select.as, sql: valueSql(entity, select, params, alias), column: `metric_value_${i}` }));
-  const where = query.filters.map((filter) => filterSql(valueSql(entity, filter, params, alias), filter, params));
-  const orderBy = query.sort
-    ? `${valueSql(entity, query.sort, params, alias)} ${query.sort.direction === "asc" ? "ASC" : "DESC"} NULLS LAST`
-    : null;
+  // One placeholder per distinct year: the sort then repeats a select's SQL text exactly, and PostgreSQL
+  // matches an ORDER BY expression equal to a select-list expression to that column instead of recomputing it.
+  const yearParams = new Map<number, string>();
+  const yearParam = (year: number): string => {
+    if (!yearParams.has(year)) yearParams.set(year, params.add(year));
+    return yearParams.get(year) as string;
+  };
+  const value = (ref: MetricRef) => valueSql(entity, ref, yearParam, alias);
+  const selects = query.select.map((select, i) => ({ as: select.as, sql: value(select), column: `__metric_${i}` }));
+  const where = query.filters.map((filter) => filterSql(value(filter), filter, params));
+  const orderBy = query.sort ? `${value(query.sort)} ${query.sort.direction === "asc" ? "ASC" : "DESC"} NULLS LAST` : null;
   return { selects, where, orderBy };
 }
 
