@@ -233,14 +233,18 @@ function metricDef(entity: MetricEntity, metric: string): MetricDef {
 }
 
 /**
- * The value of `def` in one exact school year, as a row source `SELECT <col> AS v ...` for one record.
- * Annual statistics have one row per (entity, year) on a unique index; assessments may have one row per
- * source, so the most recently loaded source that reports the metric wins.
+ * One record's value of `def` as a zero-or-one-row source `SELECT <col> AS v ...`: in the school year
+ * `yearParam`, or (null) in the record's own latest year that has the metric, a backward scan of the
+ * (entity, year) index that stops at the first non-null value.
  */
-function exactYearRow(def: MetricDef, entityRef: string, yearParam: string): string {
-  const [col, year, entityCol] = [ident(def.column), ident(def.yearColumn), ident(def.entityColumn)];
-  const base = `SELECT m.${col} AS v FROM ${ident(def.table)} m WHERE m.${entityCol} = ${entityRef} AND m.${year} = ${yearParam}::int`;
-  return def.source === "assessment" ? `${base} AND m.${col} IS NOT NULL ORDER BY m."loaded_at" DESC, m."source_id" LIMIT 1` : base;
+function valueRow(def: MetricDef, entityRef: string, yearParam: string | null): string {
+  const [col, year] = [`m.${ident(def.column)}`, `m.${ident(def.yearColumn)}`];
+  const where = [`m.${ident(def.entityColumn)} = ${entityRef}`, ...(yearParam ? [`${year} = ${yearParam}::int`] : []), `${col} IS NOT NULL`];
+  // Annual rows are unique per (entity, year); assessments have one row per source and year, and the most
+  // recently loaded source that reports the metric wins.
+  const order = [...(yearParam ? [] : [`${year} DESC`]), ...(def.source === "assessment" ? [`m."loaded_at" DESC`, `m."source_id"`] : [])];
+  const pick = order.length ? ` ORDER BY ${order.join(", ")} LIMIT 1` : "";
+  return `SELECT ${col} AS v FROM ${ident(def.table)} m WHERE ${where.join(" AND ")}${pick}`;
 }
 
 /** A scalar SQL expression for the point of a metric of the record `alias`; NULL when it has no value. */
@@ -249,18 +253,14 @@ function valueSql(entity: MetricEntity, ref: MetricRef, yearParam: (year: number
   const entityRef = `${alias}."id"`;
   const point = ref.point;
   switch (point.at) {
-    case "latest": {
-      const [col, year, entityCol] = [ident(def.column), ident(def.yearColumn), ident(def.entityColumn)];
-      // Backward scan of the (entity, year) index: the record's own latest year that has the metric.
-      const tieBreak = def.source === "assessment" ? `, m."loaded_at" DESC, m."source_id"` : "";
-      return `(SELECT m.${col} FROM ${ident(def.table)} m WHERE m.${entityCol} = ${entityRef} AND m.${col} IS NOT NULL ORDER BY m.${year} DESC${tieBreak} LIMIT 1)`;
-    }
+    case "latest":
+      return `(${valueRow(def, entityRef, null)})`;
     case "year":
-      return `(${exactYearRow(def, entityRef, yearParam(point.year))})`;
+      return `(${valueRow(def, entityRef, yearParam(point.year))})`;
     case "change": {
       // Both endpoints as one-row sources: a missing endpoint yields no row, hence NULL.
-      const to = exactYearRow(def, entityRef, yearParam(point.to));
-      const from = exactYearRow(def, entityRef, yearParam(point.from));
+      const to = valueRow(def, entityRef, yearParam(point.to));
+      const from = valueRow(def, entityRef, yearParam(point.from));
       const delta = point.kind === "absolute" ? "t.v - f.v" : "(t.v::float8 - f.v) / NULLIF(f.v, 0)::float8 * 100";
       return `(SELECT ${delta} FROM (${to}) t CROSS JOIN (${from}) f)`;
     }
