@@ -54,11 +54,16 @@ async function createEmbeddedDb(dataDir: string): Promise<Db> {
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
   const location = dataDir.startsWith("memory://") ? dataDir : path.resolve(dataDir, "pglite");
   if (!location.startsWith("memory://")) fs.mkdirSync(path.dirname(location), { recursive: true });
-  const pglite = await PGlite.create({ dataDir: location, extensions: { vector, pg_trgm } });
+  // Dynamic import resolves PGlite's ESM typings, the type import above its CJS ones: same class.
+  const pglite = (await PGlite.create({
+    dataDir: location,
+    extensions: { vector, pg_trgm },
+    parsers: { 20: Number, 1700: Number, 1082: (v: string) => v },
+  })) as unknown as PGlite;
   const stats = { statements: 0 };
   countPgliteStatements(pglite, stats);
   await pglite.exec("CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_trgm;");
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite as never) });
 
   const queryable = (target: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {
@@ -91,6 +96,8 @@ async function createPostgresDb(url: string, poolSize: number): Promise<Db> {
   // Counts, numerics and bigints come back as JS numbers: the API serves them as JSON numbers.
   pg.types.setTypeParser(20, (v) => Number(v));
   pg.types.setTypeParser(1700, (v) => Number(v));
+  // Calendar dates stay strings: a Date would shift by the process time zone.
+  pg.types.setTypeParser(1082, (v) => v);
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   const stats = { statements: 0 };
   pool.on("connect", (client) => countPgStatements(client, stats));

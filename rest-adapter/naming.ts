@@ -1,0 +1,29 @@
+/**
+ * The one naming rule between GraphQL (camelCase) and REST (snake_case). snake_case words join with a
+ * capital; a digit run is its own word (per_1000 <-> per1000) except after a one-letter word (f33).
+ * test/rest/naming.test.ts proves camel(snake(x)) === x for every field and argument of the schema.
+ */
+const snakeCache = new Map<string, string>();
+
+export function snake(camelName: string): string {
+  let cached = snakeCache.get(camelName);
+  if (cached === undefined) {
+    const words = camelName.match(/_+|[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [camelName];
+    const out: string[] = [];
+    for (const word of words) {
+      const lower = word.toLowerCase();
+      const previous = out[out.length - 1];
+      if (/^\d/.test(word) && previous !== undefined && /^[a-z]$/.test(previous)) out[out.length - 1] = previous + lower;
+      else out.push(lower);
+    }
+    cached = out.join("_").replace(/^(_+)_/, "$1");
+    snakeCache.set(camelName, cached);
+  }
+  return cached;
+}
+
+export function camel(snakeName: string): string {
+  const lead = /^_*/.exec(snakeName)?.[0] ?? "";
+  const [first, ...rest] = snakeName.slice(lead.length).split("_");
+  return lead + first + rest.map((w) => (w ? w[0].toUpperCase() + w.slice(1) : "")).join("");
+}

@@ -1,0 +1,31 @@
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+/**
+ * One REST endpoint: which GraphQL operation it runs, where its variables come from, and how the
+ * (snake_cased) result becomes the response body. Validation is the operation's variable types
+ * (rest-adapter/coerce.ts) plus the service's own rules, reported as 400s naming the parameter.
+ */
+export interface RouteSpec {
+  method: HttpMethod;
+  /** Express path under /api/v1, e.g. /districts/:id (path params become variables of the same name). */
+  path: string;
+  document: TypedDocumentNode<unknown, unknown>;
+  /**
+   * Where the remaining variables come from:
+   * - query: the query string, strings coerced by variable type
+   * - string-body: a JSON object of strings (the POST twins), same coercion as the query string
+   * - json-body: the JSON body as the `input` variable (keys snake_case -> camelCase)
+   * - none: nothing beyond the path
+   */
+  input: "query" | "string-body" | "json-body" | "none";
+  /** Path into the snake_cased data: the response body, or null -> 404. */
+  select: string[];
+  /** Wrap the selected value as `{ data: value }` (detail endpoints). */
+  wrap?: boolean;
+  status?: number;
+}
+
+export const route = <TData, TVariables>(spec: Omit<RouteSpec, "document"> & { document: TypedDocumentNode<TData, TVariables> }): RouteSpec =>
+  spec as RouteSpec;

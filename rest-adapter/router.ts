@@ -1,0 +1,77 @@
+/**
+ * Turns the declarative table (routes.ts) into an Express router. Every request runs its GraphQL
+ * operation through the same executor as /graphql (same context, loaders, rules and error model).
+ */
+import { Router, type Request, type Response } from "express";
+import { getOperationAST, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
+import { coerceParameters, coerceString, operationVariables, ParameterError } from "./coerce";
+import { fromGraphQLError, httpError } from "./errors";
+import { camel } from "./naming";
+import type { RouteSpec } from "./route";
+import { compileShape } from "./shape";
+
+export interface GraphQLExecutor {
+  schema: GraphQLSchema;
+  execute(
+    document: DocumentNode,
+    variables: Record<string, unknown>,
+    req: Request,
+    res: Response,
+  ): Promise<{ data?: Record<string, unknown> | null; errors?: readonly GraphQLFormattedError[] }>;
+}
+
+export function createRestRouter(routes: RouteSpec[], executor: GraphQLExecutor): Router {
+  const router = Router();
+  for (const spec of routes) {
+    const operation = getOperationAST(spec.document);
+    if (!operation) throw new Error(`${spec.method} ${spec.path}: document has no single operation`);
+    const variables = operationVariables(executor.schema, operation);
+    const shape = compileShape(executor.schema, spec.document, operation);
+    const pathParams = [...spec.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+    const reserved = new Set(pathParams.map(camel));
+    for (const name of reserved) if (!variables.has(name)) throw new Error(`${spec.method} ${spec.path}: operation lacks $${name}`);
+    const method = spec.method.toLowerCase() as "get" | "post" | "patch" | "put" | "delete";
+
+    router[method](spec.path, async (req: Request, res: Response) => {
+      let vars: Record<string, unknown>;
+      try {
+        vars = {};
+        for (const name of pathParams) vars[camel(name)] = coerceString(name, String(req.params[name]), variables.get(camel(name))!.type);
+        const query = req.query as Record<string, unknown>;
+        if (spec.input === "query") Object.assign(vars, coerceParameters(query, variables, reserved));
+        else {
+          coerceParameters(query, new Map(), reserved); // any query parameter here is unknown: 400
+          if (spec.input === "string-body") Object.assign(vars, coerceParameters(bodyObject(req.body), variables, reserved));
+          if (spec.input === "json-body") vars.input = camelKeys(bodyObject(req.body));
+        }
+      } catch (error) {
+        if (error instanceof ParameterError) return send(res, httpError("BAD_USER_INPUT", error.message));
+        throw error;
+      }
+      const result = await executor.execute(spec.document, vars, req, res);
+      if (result.errors?.length) return send(res, fromGraphQLError(result.errors[0]));
+      let value: unknown = shape(result.data);
+      for (const key of spec.select) value = (value as Record<string, unknown> | null)?.[key] ?? null;
+      if (value === null) return send(res, httpError("NOT_FOUND", `${req.path} not found`));
+      res.status(spec.status ?? 200).json(spec.wrap ? { data: value } : value);
+    });
+  }
+  return router;
+}
+
+function send(res: Response, body: { statusCode: number }): void {
+  res.status(body.statusCode).json(body);
+}
+
+function bodyObject(body: unknown): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw new ParameterError("the request body must be a JSON object");
+  return body as Record<string, unknown>;
+}
+
+/** JSON bodies are snake_case like the rest of REST; GraphQL inputs are camelCase. */
+function camelKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(camelKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [camel(k), camelKeys(v)]));
+}

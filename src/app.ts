@@ -1,0 +1,138 @@
+/**
+ * The HTTP application: request ids, body limits, health, authentication, GraphQL at /graphql and the
+ * REST adapter at /api/v1 (which runs GraphQL operations through the same Apollo server).
+ */
+import crypto from "node:crypto";
+import { ApolloServer, type GraphQLRequestContext } from "@apollo/server";
+import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
+import { expressMiddleware } from "@as-integrations/express5";
+import express, { type NextFunction, type Request, type Response } from "express";
+import type { GraphQLFormattedError } from "graphql";
+import { httpError } from "../rest-adapter/errors";
+import { createRestRouter, type GraphQLExecutor } from "../rest-adapter/router";
+import { routes } from "../rest-adapter/routes";
+import type { Env } from "./config/env";
+import type { Db } from "./db/client";
+import { pendingMigrations } from "./db/migrate";
+import { ApiKeyAuthenticator } from "./features/auth/api-key.service";
+import type { Viewer } from "./features/auth/viewer";
+import { createContext, type Context } from "./graphql/context";
+import { AppError } from "./graphql/errors";
+import { costLimitRule, depthLimitRule } from "./graphql/limits";
+import { getSchema } from "./graphql/schema";
+import { logger } from "./logger";
+
+export interface AppDeps {
+  db: Db;
+  env: Env;
+}
+
+export interface App {
+  app: express.Express;
+  apollo: ApolloServer<Context>;
+  stop(): Promise<void>;
+}
+
+export async function createApp(deps: AppDeps): Promise<App> {
+  const { db, env } = deps;
+  const schema = getSchema();
+  const apollo = new ApolloServer<Context>({
+    schema,
+    validationRules: [depthLimitRule(env.GRAPHQL_MAX_DEPTH), costLimitRule(env.GRAPHQL_MAX_COST)],
+    includeStacktraceInErrorResponses: false,
+    plugins: [ApolloServerPluginLandingPageDisabled()],
+    formatError: (formatted, error) => maskError(formatted, error),
+    logger: { debug() {}, info() {}, warn: (m) => logger.warn(String(m)), error: (m) => logger.error(String(m)) },
+  });
+  await apollo.start();
+  const authenticator = new ApiKeyAuthenticator(db, env.API_KEY_CACHE_SECONDS * 1000);
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("query parser", "simple");
+  app.use(requestId);
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.get("/readyz", async (_req, res) => {
+    try {
+      const pending = await pendingMigrations(db);
+      if (pending.length) res.status(503).json({ status: "migrations_pending", pending });
+      else res.json({ status: "ready", database: db.kind });
+    } catch {
+      res.status(503).json({ status: "database_unreachable" });
+    }
+  });
+
+  const json = express.json({ limit: "1mb", type: () => true });
+  const authenticate = async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      res.locals.viewer = await authenticator.authenticate(req.headers.authorization);
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+  const contextFor = (req: Request, res: Response): Context =>
+    createContext({ db, env }, res.locals.viewer as Viewer, String(res.locals.requestId ?? req.headers["x-request-id"]));
+
+  app.use("/graphql", authenticate, json, expressMiddleware(apollo, { context: async ({ req, res }) => contextFor(req, res) }));
+
+  const executor: GraphQLExecutor = {
+    schema,
+    async execute(document, variables, req, res) {
+      const response = await apollo.executeOperation({ query: document, variables }, { contextValue: contextFor(req, res) });
+      if (response.body.kind !== "single") throw new Error("incremental delivery is not used by REST routes");
+      return response.body.singleResult as { data?: Record<string, unknown> | null; errors?: readonly GraphQLFormattedError[] };
+    },
+  };
+  app.use("/api/v1", authenticate, json, createRestRouter(routes, executor));
+
+  app.use((req, res) => {
+    res.status(404).json(httpError("NOT_FOUND", `no route for ${req.method} ${req.path}`));
+  });
+  app.use(errorHandler);
+
+  return {
+    app,
+    apollo,
+    async stop() {
+      await apollo.stop();
+    },
+  };
+}
+
+function requestId(req: Request, res: Response, next: NextFunction): void {
+  const inbound = req.headers["x-request-id"];
+  const id = typeof inbound === "string" && /^[\w.-]{1,128}$/.test(inbound) ? inbound : crypto.randomUUID();
+  res.locals.requestId = id;
+  res.setHeader("X-Request-Id", id);
+  next();
+}
+
+/** Errors thrown before or around the GraphQL layer (auth, body parsing) and unexpected ones. */
+function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+  const e = error as { type?: string; status?: number; message?: string };
+  let body;
+  if (error instanceof AppError) body = httpError(error.code, error.message, error.body);
+  else if (e?.type === "entity.too.large") body = httpError("PAYLOAD_TOO_LARGE", "request body exceeds the 1 MiB limit");
+  else if (e?.type === "entity.parse.failed") body = httpError("BAD_USER_INPUT", `malformed JSON body: ${e.message ?? "parse error"}`);
+  else if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported") body = httpError("BAD_USER_INPUT", e.message ?? "unsupported encoding");
+  else {
+    logger.error("unhandled error", { requestId: res.locals.requestId, path: req.path, error: String((error as Error)?.stack ?? error) });
+    body = httpError("INTERNAL_SERVER_ERROR", "internal error");
+  }
+  res.status(body.statusCode).json({ ...body, ...(body.statusCode === 500 ? { request_id: res.locals.requestId } : {}) });
+}
+
+/** GraphQL errors: coded AppErrors and GraphQL's own validation errors pass; anything else is masked. */
+function maskError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = (error as { originalError?: unknown })?.originalError;
+  if (original instanceof AppError || error instanceof AppError) return formatted;
+  const code = formatted.extensions?.code;
+  if (code && code !== "INTERNAL_SERVER_ERROR") return formatted;
+  logger.error("resolver error", { error: String((original as Error)?.stack ?? original ?? formatted.message) });
+  return { message: "internal error", extensions: { code: "INTERNAL_SERVER_ERROR" } };
+}
+
+export type { GraphQLRequestContext };

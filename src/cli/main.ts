@@ -1,0 +1,102 @@
+/**
+ * The `edmarket` CLI. Administration commands print exactly one JSON object on stdout (contract
+ * section 3); errors print `{ "error": ... }` on stderr and exit non-zero.
+ */
+import "reflect-metadata";
+import { loadEnv } from "../config/env";
+import { migrate } from "../db/migrate";
+import { createApiKey, revokeApiKeys } from "../features/auth/api-key.service";
+import { createOrganization, createProject, grantCredits } from "../features/organizations/organization.service";
+import { AppError } from "../graphql/errors";
+import { INGEST_SOURCES, runIngest } from "../ingest";
+import { seedDemo } from "../seed";
+import { openDatabase, serve } from "../server";
+import { flag, parseArgs, UsageError, type ParsedArgs } from "./args";
+
+const USAGE = `usage: edmarket <command>
+  serve [--role api|worker|all]
+  db migrate
+  seed demo
+  ingest <source> <file>          sources: ${Object.keys(INGEST_SOURCES).join(", ")}
+  org create --name N --plan free|pro|enterprise|internal [--credits C] [--entitlement signals]
+  key create --org ID
+  key revoke --key-prefix P
+  project create --org ID --name N
+  credits grant --org ID --amount N`;
+
+type Command = (args: ParsedArgs) => Promise<unknown>;
+
+const withDb =
+  (fn: (db: Awaited<ReturnType<typeof openDatabase>>, args: ParsedArgs) => Promise<unknown>): Command =>
+  async (args) => {
+    const db = await openDatabase(loadEnv());
+    try {
+      await migrate(db);
+      return await fn(db, args);
+    } finally {
+      await db.close();
+    }
+  };
+
+const number = (args: ParsedArgs, name: string, required = true): number | undefined => {
+  const raw = flag(args, name, required);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value)) throw new UsageError(`--${name} must be a number`);
+  return value;
+};
+
+const COMMANDS: Record<string, Command> = {
+  "db migrate": withDb(async (db) => {
+    const result = await migrate(db);
+    return { applied: result.applied, already_applied: result.alreadyApplied };
+  }),
+  "seed demo": withDb(async (db) => {
+    const result = await seedDemo(db, { progress: process.stderr.isTTY });
+    return { demo_keys: result.demo_keys, organizations: result.organizations, ingest: result.ingest, demo: result.demo };
+  }),
+  "org create": withDb(async (db, args) => {
+    const { organizationId } = await createOrganization(db, {
+      name: flag(args, "name")!,
+      plan: flag(args, "plan")!,
+      credits: number(args, "credits", false),
+      entitlements: args.flags.get("entitlement") ?? [],
+    });
+    return { organization_id: organizationId };
+  }),
+  "key create": withDb(async (db, args) => ({ api_key: (await createApiKey(db, flag(args, "org")!)).apiKey })),
+  "key revoke": withDb(async (db, args) => ({ revoked: await revokeApiKeys(db, flag(args, "key-prefix")!) })),
+  "project create": withDb(async (db, args) => ({ project_id: (await createProject(db, flag(args, "org")!, flag(args, "name")!)).projectId })),
+  "credits grant": withDb(async (db, args) => grantCredits(db, flag(args, "org")!, number(args, "amount")!)),
+  ingest: withDb(async (db, args) => {
+    const [, source, file] = args.positional;
+    if (!source || !file) throw new UsageError("usage: edmarket ingest <source> <file>");
+    if (!(source in INGEST_SOURCES)) throw new UsageError(`unknown source ${source}; one of ${Object.keys(INGEST_SOURCES).join(", ")}`);
+    return runIngest(db, source, file, { progress: process.stderr.isTTY });
+  }),
+};
+
+async function main(argv: string[]): Promise<void> {
+  const args = parseArgs(argv);
+  const [first, second] = args.positional;
+  if (first === "serve" || first === undefined) {
+    const role = (flag(args, "role", false) ?? "all") as "api" | "worker" | "all";
+    if (!["api", "worker", "all"].includes(role)) throw new UsageError("--role must be api, worker or all");
+    const started = await serve({ role });
+    const shutdown = () => void started.stop().then(() => process.exit(0));
+    process.once("SIGTERM", shutdown);
+    process.once("SIGINT", shutdown);
+    return;
+  }
+  const command = COMMANDS[`${first} ${second}`] ?? COMMANDS[first];
+  if (!command) throw new UsageError(USAGE);
+  const result = await command(args);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = error instanceof UsageError ? "usage" : error instanceof AppError ? error.code.toLowerCase() : "error";
+  process.stderr.write(`${JSON.stringify({ error: code, message })}\n`);
+  process.exit(error instanceof UsageError ? 2 : 1);
+});

@@ -1,0 +1,67 @@
+/**
+ * Value lists of the contract, as GraphQL enums. Their value names are exactly the REST strings
+ * (lower snake case), so the REST adapter passes query strings through unchanged.
+ */
+import { registerEnumType } from "type-graphql";
+
+export enum LocaleBucket {
+  city = "city",
+  suburban = "suburban",
+  town = "town",
+  rural = "rural",
+}
+export enum GradeLevel {
+  pre_k = "pre_k",
+  elementary = "elementary",
+  middle = "middle",
+  high = "high",
+}
+export enum PipelineStatus {
+  pending = "pending",
+  processing = "processing",
+  completed = "completed",
+  error = "error",
+}
+export enum VendorCategory {
+  sis = "sis",
+  lms = "lms",
+  assessment = "assessment",
+  communication = "communication",
+  hr = "hr",
+  finance = "finance",
+  security = "security",
+  sso = "sso",
+  devices = "devices",
+  other = "other",
+}
+export enum PainPointCategory {
+  staffing = "staffing",
+  budget = "budget",
+  infrastructure = "infrastructure",
+  security = "security",
+  integration = "integration",
+  compliance = "compliance",
+  enrollment = "enrollment",
+  other = "other",
+}
+export enum FundingSource {
+  esser = "esser",
+  erate = "erate",
+  title_i = "title_i",
+  bond = "bond",
+  grant = "grant",
+  state = "state",
+  other = "other",
+}
+export enum BidStatus {
+  open = "open",
+  closed = "closed",
+}
+
+registerEnumType(LocaleBucket, { name: "LocaleBucket", description: "NCES locale bucket (locale code 1x city, 2x suburb, 3x town, 4x rural)." });
+registerEnumType(GradeLevel, { name: "GradeLevel" });
+registerEnumType(PipelineStatus, { name: "PipelineStatus", description: "State of the extraction pipeline for a district or school." });
+registerEnumType(VendorCategory, { name: "VendorCategory" });
+registerEnumType(PainPointCategory, { name: "PainPointCategory" });
+registerEnumType(FundingSource, { name: "FundingSource" });
+registerEnumType(BidStatus, { name: "BidStatus", description: "open: still taking bids (deadline not passed); closed: any other." });

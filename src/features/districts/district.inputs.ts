@@ -1,0 +1,57 @@
+import { Field, Float, InputType, Int, registerEnumType } from "type-graphql";
+import { UUIDScalar } from "../../graphql/scalars";
+import { BidStatus, FundingSource, GradeLevel, LocaleBucket, PainPointCategory, PipelineStatus, VendorCategory } from "../common/enums";
+
+export enum DistrictOrderField {
+  name = "name",
+  state = "state",
+  student_count = "student_count",
+  school_count = "school_count",
+  revenue_per_student = "revenue_per_student",
+  expenditures_per_student = "expenditures_per_student",
+  student_teacher_ratio = "student_teacher_ratio",
+  total_staff = "total_staff",
+  created_at = "created_at",
+  last_updated_at = "last_updated_at",
+}
+registerEnumType(DistrictOrderField, { name: "DistrictOrderField" });
+
+/**
+ * Every filter of GET /districts (contract section 6). Intelligence filters (vendors, pain points,
+ * funding, contracts, bids) only match districts the caller's organization has unlocked.
+ */
+@InputType()
+export class DistrictFilter {
+  @Field({ nullable: true, description: "Two-letter state abbreviation." }) state?: string;
+  @Field({ nullable: true, description: "Text contained in the district name (case-insensitive)." }) search?: string;
+  @Field(() => PipelineStatus, { nullable: true }) status?: PipelineStatus;
+  @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
+  @Field(() => UUIDScalar, { nullable: true }) listId?: string;
+  @Field(() => Int, { nullable: true }) minEnrollment?: number;
+  @Field(() => Int, { nullable: true }) maxEnrollment?: number;
+  @Field(() => Int, { nullable: true }) minSchoolCount?: number;
+  @Field(() => Int, { nullable: true }) maxSchoolCount?: number;
+  @Field(() => Float, { nullable: true }) minRevenuePerStudent?: number;
+  @Field(() => Float, { nullable: true }) maxRevenuePerStudent?: number;
+  @Field(() => Float, { nullable: true }) minExpendituresPerStudent?: number;
+  @Field(() => Float, { nullable: true }) maxExpendituresPerStudent?: number;
+  @Field(() => Float, { nullable: true }) minStudentTeacherRatio?: number;
+  @Field(() => Float, { nullable: true }) maxStudentTeacherRatio?: number;
+  @Field(() => Float, { nullable: true }) minTotalStaff?: number;
+  @Field(() => Float, { nullable: true }) maxTotalStaff?: number;
+  @Field(() => LocaleBucket, { nullable: true }) locale?: LocaleBucket;
+  @Field({ nullable: true, description: "Federal district type (NCES LEA type text), exact, case-insensitive." })
+  districtType?: string;
+  @Field({ nullable: true, description: "Partial county name." }) county?: string;
+  @Field(() => [GradeLevel], { nullable: true, description: "Districts offering any of these levels." })
+  gradeLevels?: GradeLevel[];
+  @Field(() => [UUIDScalar], { nullable: true }) vendorIds?: string[];
+  @Field(() => VendorCategory, { nullable: true }) vendorCategory?: VendorCategory;
+  @Field(() => PainPointCategory, { nullable: true }) painPointCategory?: PainPointCategory;
+  @Field({ nullable: true }) hasPainPoints?: boolean;
+  @Field(() => FundingSource, { nullable: true }) fundingSource?: FundingSource;
+  @Field({ nullable: true }) hasFunding?: boolean;
+  @Field({ nullable: true, description: "A contract expires within 6 months." })
+  hasExpiringContracts?: boolean;
+  @Field(() => BidStatus, { nullable: true }) rfpStatus?: BidStatus;
+}

@@ -1,0 +1,7 @@
+import type { NonEmptyArray } from "type-graphql";
+import { DistrictAnnualStatisticsResolver } from "../features/districts/district-statistics";
+import { DistrictResolver } from "../features/districts/district.resolver";
+
+/** Every feature's resolvers. A feature adds its classes here. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const resolvers: NonEmptyArray<Function> = [DistrictResolver, DistrictAnnualStatisticsResolver];

@@ -1,0 +1,30 @@
+import { GraphQLScalarType, Kind } from "graphql";
+import { DateTimeISOResolver, JSONResolver, UUIDResolver } from "graphql-scalars";
+
+/** Timestamps: ISO 8601 UTC with milliseconds (contract section 9). */
+export const DateTimeScalar = DateTimeISOResolver;
+/** Free-form objects (key_facts, source_urls, evidence ...): passed through untouched. */
+export const JSONScalar = JSONResolver;
+export const UUIDScalar = UUIDResolver;
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+/** Calendar dates `YYYY-MM-DD`; the database returns them as strings or UTC-midnight Dates. */
+export const DateScalar = new GraphQLScalarType<string | null, string>({
+  name: "Date",
+  description: "A calendar date, YYYY-MM-DD.",
+  serialize(value) {
+    if (value instanceof Date) return value.toISOString().slice(0, 10);
+    if (typeof value === "string" && DATE_RE.test(value.slice(0, 10))) return value.slice(0, 10);
+    throw new TypeError(`Date cannot represent ${String(value)}`);
+  },
+  parseValue(value) {
+    if (typeof value !== "string" || !DATE_RE.test(value) || Number.isNaN(Date.parse(value))) {
+      throw new TypeError(`must be a date YYYY-MM-DD, got ${JSON.stringify(value)}`);
+    }
+    return value;
+  },
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.STRING || !DATE_RE.test(ast.value)) throw new TypeError("must be a date YYYY-MM-DD");
+    return ast.value;
+  },
+});

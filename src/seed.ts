@@ -1,0 +1,20 @@
+/**
+ * `seed demo`: the real public files (src/ingest), the documented demo layer on top of them
+ * (src/features/demo, every row data_source "demo"), and the three demo organizations.
+ */
+import type { Db } from "./db/client";
+import { seedDemoLayer } from "./features/demo/demo.service";
+import { seedDemoOrganizations, type DemoOrganizations } from "./features/organizations/demo-organizations";
+import { ingestDemoFiles } from "./ingest";
+
+export interface SeedResult extends DemoOrganizations {
+  ingest: unknown[];
+  demo: unknown;
+}
+
+export async function seedDemo(db: Db, options: { progress?: boolean; log?: (line: string) => void } = {}): Promise<SeedResult> {
+  const ingest = await ingestDemoFiles(db, options);
+  const orgs = await seedDemoOrganizations(db);
+  const demo = await seedDemoLayer(db, { projectIds: Object.values(orgs.organizations) });
+  return { ...orgs, ingest, demo };
+}

@@ -1,0 +1,67 @@
+/**
+ * Process start-up for `serve`: open the database, migrate, seed an empty embedded database with the
+ * demo dataset, then listen. Requests drain on SIGTERM/SIGINT before the database closes.
+ */
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { createApp } from "./app";
+import { loadEnv, type Env } from "./config/env";
+import { createDb, type Db } from "./db/client";
+import { migrate } from "./db/migrate";
+import { createHttpServer } from "./http-server";
+import { logger } from "./logger";
+import { seedDemo } from "./seed";
+
+export interface Started {
+  server: http.Server;
+  db: Db;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function openDatabase(env: Env): Promise<Db> {
+  return createDb({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir });
+}
+
+export async function serve(options: { role: "api" | "worker" | "all"; env?: Env }): Promise<Started> {
+  const env = options.env ?? loadEnv();
+  const t0 = Date.now();
+  const db = await openDatabase(env);
+  const migrated = await migrate(db);
+  if (migrated.applied.length) logger.info("migrations applied", { applied: migrated.applied });
+  await seedEmptyEmbedded(db, env);
+
+  const { app, stop: stopApp } = await createApp({ db, env });
+  const server = createHttpServer(app);
+  await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
+  const port = (server.address() as { port: number }).port;
+  logger.info("listening", { port, database: db.kind, role: options.role, startup_ms: Date.now() - t0 });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stopApp();
+      await db.close();
+    })());
+  return { server, db, port, stop };
+}
+
+/** First start of the embedded database: load the demo dataset and keep its keys in DATA_DIR. */
+async function seedEmptyEmbedded(db: Db, env: Env): Promise<void> {
+  if (db.kind !== "embedded" || env.SEED_ON_EMPTY === "false") return;
+  const keysFile = path.join(env.dataDir, "demo-keys.json");
+  const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM organizations`);
+  if (n === 0) {
+    const t0 = Date.now();
+    logger.info("empty embedded database: loading the demo dataset (first start only)");
+    const result = await seedDemo(db, { progress: process.stderr.isTTY });
+    fs.writeFileSync(keysFile, `${JSON.stringify({ demo_keys: result.demo_keys }, null, 2)}\n`, { mode: 0o600 });
+    logger.info("demo dataset loaded", { ms: Date.now() - t0 });
+  }
+  if (fs.existsSync(keysFile)) {
+    // Printed on stdout so a newcomer can copy a key straight into curl.
+    process.stdout.write(`${fs.readFileSync(keysFile, "utf8").trim()}\n`);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * A real app on a real (per-file) database, listening on an ephemeral port, with one organization
+ * and API key per plan. Requests go through supertest over HTTP.
+ */
+import type http from "node:http";
+import supertest from "supertest";
+import { createApp } from "../../src/app";
+import { loadEnv } from "../../src/config/env";
+import { createApiKey } from "../../src/features/auth/api-key.service";
+import { createOrganization } from "../../src/features/organizations/organization.service";
+import { createHttpServer } from "../../src/http-server";
+import { createTestDb, type TestDb } from "./db";
+
+export type PlanKey = "free" | "pro" | "enterprise" | "internal";
+
+export interface TestApp {
+  db: TestDb;
+  server: http.Server;
+  http: ReturnType<typeof supertest>;
+  keys: Record<PlanKey, string>;
+  orgs: Record<PlanKey, string>;
+  /** GET with the given plan's key. */
+  get(path: string, plan?: PlanKey): supertest.Test;
+  post(path: string, body: unknown, plan?: PlanKey): supertest.Test;
+  graphql(query: string, variables?: Record<string, unknown>, plan?: PlanKey): Promise<{ data?: any; errors?: any[] }>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(envOverrides: Record<string, string> = {}): Promise<TestApp> {
+  const db = await createTestDb();
+  const env = loadEnv({ LOG_LEVEL: "silent", API_KEY_CACHE_SECONDS: "0", ...envOverrides });
+  const { app, stop } = await createApp({ db, env });
+  const server = createHttpServer(app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const keys = {} as Record<PlanKey, string>;
+  const orgs = {} as Record<PlanKey, string>;
+  for (const plan of ["free", "pro", "enterprise", "internal"] as const) {
+    const { organizationId } = await createOrganization(db, {
+      name: `Test ${plan}`,
+      plan,
+      credits: 100,
+      entitlements: plan === "enterprise" || plan === "internal" ? ["signals"] : [],
+    });
+    orgs[plan] = organizationId;
+    keys[plan] = (await createApiKey(db, organizationId)).apiKey;
+  }
+  const agent = supertest(server);
+  const auth = (plan: PlanKey) => `Bearer ${keys[plan]}`;
+  return {
+    db,
+    server,
+    http: agent,
+    keys,
+    orgs,
+    get: (path, plan = "enterprise") => agent.get(path).set("Authorization", auth(plan)),
+    post: (path, body, plan = "enterprise") => agent.post(path).set("Authorization", auth(plan)).send(body as object),
+    async graphql(query, variables, plan = "enterprise") {
+      const res = await agent.post("/graphql").set("Authorization", auth(plan)).send({ query, variables });
+      return res.body;
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stop();
+      await db.close();
+    },
+  };
+}
