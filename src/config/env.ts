@@ -10,7 +10,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
   FREE_FOLLOW_SLOTS: z.coerce.number().int().min(0).default(3),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(12),
-  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(250_000),
   API_KEY_CACHE_SECONDS: z.coerce.number().min(0).default(5),
   SEED_ON_EMPTY: z.enum(["true", "false"]).optional(),
 });

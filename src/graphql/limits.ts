@@ -1,7 +1,8 @@
 /**
  * Query depth and cost limits, as validation rules, so abusive queries fail before any resolver runs.
- * Cost counts object-typed fields, multiplied through lists: a list field's children count `limit`
- * times (its argument or its default), or 10 times for unbounded nested lists (trend, rows ...).
+ * Cost counts object-typed fields, multiplied through lists: a list counts `limit` times (the limit
+ * argument of the list field, or of the page field that holds it, e.g. districts(limit) { data }),
+ * or 10 times for nested lists without a limit (trend, rows ...).
  */
 import {
   GraphQLError,
@@ -54,12 +55,12 @@ export function costLimitRule(maxCost: number) {
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
     const schema = context.getSchema();
-    const limitOf = (node: FieldNode, field: GraphQLField<unknown, unknown>, variables: Record<string, unknown>): number => {
+    const limitOf = (node: FieldNode, field: GraphQLField<unknown, unknown>, variables: Record<string, unknown>): number | undefined => {
       const arg = node.arguments?.find((a) => a.name.value === "limit");
       const value = arg ? literal(arg.value, variables) : field.args.find((a) => a.name === "limit")?.defaultValue;
-      return typeof value === "number" && value > 0 ? value : NESTED_LIST_FACTOR;
+      return typeof value === "number" && value > 0 ? value : undefined;
     };
-    const costOf = (type: GraphQLCompositeType, set: SelectionSetNode | undefined, seen: Set<string>): number => {
+    const costOf = (type: GraphQLCompositeType, set: SelectionSetNode | undefined, seen: Set<string>, pageLimit?: number): number => {
       if (!set) return 0;
       let total = 0;
       for (const sel of set.selections) {
@@ -70,14 +71,18 @@ export function costLimitRule(maxCost: number) {
           const named = getNamedType(field.type);
           if (!isCompositeType(named)) continue;
           const list = isListType(getNullableType(field.type));
-          const factor = list ? limitOf(sel, field, {}) : 1;
-          total += factor * (1 + costOf(named, sel.selectionSet, seen));
+          const limit = limitOf(sel, field, {});
+          const factor = list ? (limit ?? pageLimit ?? NESTED_LIST_FACTOR) : 1;
+          total += factor * (1 + costOf(named, sel.selectionSet, seen, list ? undefined : limit));
         } else if (sel.kind === Kind.INLINE_FRAGMENT) {
           const cond = sel.typeCondition ? (schema.getType(sel.typeCondition.name.value) as GraphQLCompositeType) : type;
-          total += costOf(cond, sel.selectionSet, seen);
+          total += costOf(cond, sel.selectionSet, seen, pageLimit);
         } else if (!seen.has(sel.name.value)) {
           const frag = fragments.get(sel.name.value);
-          if (frag) total += costOf(schema.getType(frag.typeCondition.name.value) as GraphQLCompositeType, frag.selectionSet, new Set(seen).add(sel.name.value));
+          if (frag) {
+            const fragType = schema.getType(frag.typeCondition.name.value) as GraphQLCompositeType;
+            total += costOf(fragType, frag.selectionSet, new Set(seen).add(sel.name.value), pageLimit);
+          }
         }
       }
       return total;

@@ -3,5 +3,4 @@ import { DistrictAnnualStatisticsResolver } from "../features/districts/district
 import { DistrictResolver } from "../features/districts/district.resolver";
 
 /** Every feature's resolvers. A feature adds its classes here. */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: NonEmptyArray<Function> = [DistrictResolver, DistrictAnnualStatisticsResolver];

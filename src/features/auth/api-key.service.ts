@@ -5,7 +5,7 @@
  */
 import crypto from "node:crypto";
 import type { Db } from "../../db/client";
-import { NotFoundError, UnauthenticatedError } from "../../graphql/errors";
+import { BadRequestError, NotFoundError, UnauthenticatedError } from "../../graphql/errors";
 import type { Plan, Viewer } from "./viewer";
 
 const KEY_RE = /^sk_live_[A-Za-z0-9_-]{20,100}$/;
@@ -24,9 +24,13 @@ export async function createApiKey(db: Db, organizationId: string, name?: string
 }
 
 export async function revokeApiKeys(db: Db, keyPrefix: string): Promise<number> {
-  if (keyPrefix.length < 12) throw new UnauthenticatedError("key prefix must be at least 12 characters");
+  if (!keyPrefix.startsWith("sk_live_") || keyPrefix.length < 12) {
+    throw new BadRequestError("key prefix must start with sk_live_ and be at least 12 characters");
+  }
+  // Only the first 16 characters are stored in clear; a longer prefix is compared on those.
   const rows = await db.query(
-    `UPDATE api_keys SET revoked_at = now() WHERE key_prefix = left($1, 16) AND $1 = left(key_prefix, length($1)) AND revoked_at IS NULL RETURNING id`,
+    `UPDATE api_keys SET revoked_at = now()
+      WHERE starts_with(key_prefix, left($1, 16)) AND revoked_at IS NULL RETURNING id`,
     [keyPrefix],
   );
   return rows.length;
