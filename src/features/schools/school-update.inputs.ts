@@ -7,7 +7,7 @@ import { Field, Float, InputType, Int } from "type-graphql";
  */
 @InputType()
 export class UpdateSchoolInput {
-  @Field({ nullable: true, description: "Not null." }) name?: string | null;
+  @Field(() => String, { nullable: true, description: "Not null." }) name?: string | null;
   @Field(() => String, { nullable: true, description: "An http(s) URL." }) websiteUrl?: string | null;
   @Field(() => String, { nullable: true, description: "A CCD grade span LOW-HIGH, e.g. KG-05, 09-12, PK-08." })
   gradeLevels?: string | null;
