@@ -3,7 +3,7 @@
  * (rest-adapter/operations/*.graphql, typed by codegen), its input and its result mapping.
  * Grouped by resource, sorted by path.
  */
-import { DistrictDocument, DistrictsDocument } from "./generated/operations";
+import { DistrictDocument, DistrictsDocument, SchoolDocument, SchoolsDocument, UpdateSchoolDocument } from "./generated/operations";
 import { route, type RouteSpec } from "./route";
 
 export const routes: RouteSpec[] = [
@@ -11,4 +11,9 @@ export const routes: RouteSpec[] = [
   route({ method: "GET", path: "/districts", document: DistrictsDocument, input: "query", select: ["districts"] }),
   route({ method: "POST", path: "/districts", document: DistrictsDocument, input: "string-body", select: ["districts"] }),
   route({ method: "GET", path: "/districts/:id", document: DistrictDocument, input: "query", select: ["district"], wrap: true }),
+  // schools
+  route({ method: "GET", path: "/schools", document: SchoolsDocument, input: "query", select: ["schools"] }),
+  route({ method: "POST", path: "/schools", document: SchoolsDocument, input: "string-body", select: ["schools"] }),
+  route({ method: "GET", path: "/schools/:id", document: SchoolDocument, input: "query", select: ["school"], wrap: true }),
+  route({ method: "PATCH", path: "/schools/:id", document: UpdateSchoolDocument, input: "json-body", select: ["updateSchool"], wrap: true }),
 ];
