@@ -7,21 +7,17 @@ import http from "node:http";
 import path from "node:path";
 import { createApp } from "./app";
 import { loadEnv, type Env } from "./config/env";
-import { createDb, type Db } from "./db/client";
+import type { Db } from "./db/client";
+import { openDatabase } from "./db/open";
 import { migrate } from "./db/migrate";
 import { createHttpServer } from "./http-server";
 import { logger } from "./logger";
-import { seedDemo } from "./seed";
 
 export interface Started {
   server: http.Server;
   db: Db;
   port: number;
   stop(): Promise<void>;
-}
-
-export async function openDatabase(env: Env): Promise<Db> {
-  return createDb({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir });
 }
 
 export async function serve(options: { role: "api" | "worker" | "all"; env?: Env }): Promise<Started> {
@@ -56,6 +52,7 @@ async function seedEmptyEmbedded(db: Db, env: Env): Promise<void> {
   if (n === 0) {
     const t0 = Date.now();
     logger.info("empty embedded database: loading the demo dataset (first start only)");
+    const { seedDemo } = await import("./seed");
     const result = await seedDemo(db, { progress: process.stderr.isTTY });
     fs.writeFileSync(keysFile, `${JSON.stringify({ demo_keys: result.demo_keys }, null, 2)}\n`, { mode: 0o600 });
     logger.info("demo dataset loaded", { ms: Date.now() - t0 });

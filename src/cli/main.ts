@@ -8,16 +8,14 @@ import { migrate } from "../db/migrate";
 import { createApiKey, revokeApiKeys } from "../features/auth/api-key.service";
 import { createOrganization, createProject, grantCredits } from "../features/organizations/organization.service";
 import { AppError } from "../graphql/errors";
-import { INGEST_SOURCES, runIngest } from "../ingest";
-import { seedDemo } from "../seed";
-import { openDatabase, serve } from "../server";
+import { openDatabase } from "../db/open";
 import { flag, parseArgs, UsageError, type ParsedArgs } from "./args";
 
 const USAGE = `usage: edmarket <command>
   serve [--role api|worker|all]
   db migrate
   seed demo
-  ingest <source> <file>          sources: ${Object.keys(INGEST_SOURCES).join(", ")}
+  ingest <source> <file>          (edmarket ingest --help lists the sources)
   org create --name N --plan free|pro|enterprise|internal [--credits C] [--entitlement signals]
   key create --org ID
   key revoke --key-prefix P
@@ -52,6 +50,7 @@ const COMMANDS: Record<string, Command> = {
     return { applied: result.applied, already_applied: result.alreadyApplied };
   }),
   "seed demo": withDb(async (db) => {
+    const { seedDemo } = await import("../seed");
     const result = await seedDemo(db, { progress: process.stderr.isTTY });
     return { demo_keys: result.demo_keys, organizations: result.organizations, ingest: result.ingest, demo: result.demo };
   }),
@@ -69,6 +68,7 @@ const COMMANDS: Record<string, Command> = {
   "project create": withDb(async (db, args) => ({ project_id: (await createProject(db, flag(args, "org")!, flag(args, "name")!)).projectId })),
   "credits grant": withDb(async (db, args) => grantCredits(db, flag(args, "org")!, number(args, "amount")!)),
   ingest: withDb(async (db, args) => {
+    const { INGEST_SOURCES, runIngest } = await import("../ingest");
     const [, source, file] = args.positional;
     if (!source || !file) throw new UsageError("usage: edmarket ingest <source> <file>");
     if (!(source in INGEST_SOURCES)) throw new UsageError(`unknown source ${source}; one of ${Object.keys(INGEST_SOURCES).join(", ")}`);
@@ -82,6 +82,7 @@ async function main(argv: string[]): Promise<void> {
   if (first === "serve" || first === undefined) {
     const role = (flag(args, "role", false) ?? "all") as "api" | "worker" | "all";
     if (!["api", "worker", "all"].includes(role)) throw new UsageError("--role must be api, worker or all");
+    const { serve } = await import("../server");
     const started = await serve({ role });
     const shutdown = () => void started.stop().then(() => process.exit(0));
     process.once("SIGTERM", shutdown);

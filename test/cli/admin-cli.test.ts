@@ -1,0 +1,81 @@
+/**
+ * The admin CLI as a user runs it: a separate process per command, one JSON object on stdout each,
+ * against this file's own database (PostgreSQL) or a temporary embedded data directory.
+ */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { hashApiKey } from "../../src/features/auth/api-key.service";
+import { createTestDb, type TestDb } from "../support/db";
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, "../..");
+
+describe("edmarket admin CLI", () => {
+  let db: TestDb | undefined;
+  let env: NodeJS.ProcessEnv;
+  let dataDir: string | undefined;
+
+  beforeAll(async () => {
+    if (process.env.DATABASE_URL) {
+      db = await createTestDb();
+      env = { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: "silent" };
+    } else {
+      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-cli-"));
+      env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent" };
+      delete env.DATABASE_URL;
+    }
+  });
+  afterAll(async () => {
+    await db?.close();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const cli = async (...args: string[]) => {
+    const { stdout } = await run("node", ["scripts/run-ts.js", "src/cli/main.ts", ...args], { cwd: root, env });
+    const lines = stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    return JSON.parse(lines[0]);
+  };
+
+  it("migrates, creates an organization, key, project and credits, and revokes the key", async () => {
+    const migrated = await cli("db", "migrate");
+    expect(migrated).toHaveProperty("applied");
+    const again = await cli("db", "migrate");
+    expect(again.applied).toEqual([]);
+
+    const org = await cli("org", "create", "--name", "Acme Learning", "--plan", "enterprise", "--credits", "25", "--entitlement", "signals");
+    expect(org.organization_id).toMatch(/^[0-9a-f-]{36}$/);
+    const key = await cli("key", "create", "--org", org.organization_id);
+    expect(key.api_key).toMatch(/^sk_live_[A-Za-z0-9_-]{40,}$/);
+    const project = await cli("project", "create", "--org", org.organization_id, "--name", "Midwest K-12");
+    expect(project.project_id).toMatch(/^[0-9a-f-]{36}$/);
+    const credits = await cli("credits", "grant", "--org", org.organization_id, "--amount", "75");
+    expect(credits.balance).toBe(100);
+    const revoked = await cli("key", "revoke", "--key-prefix", key.api_key.slice(0, 16));
+    expect(revoked.revoked).toBe(1);
+
+    if (db) {
+      // Keys are stored hashed, never in clear.
+      const rows = await db.query<{ key_hash: string; revoked_at: Date | null }>(`SELECT key_hash, revoked_at FROM api_keys`);
+      expect(rows.map((r) => r.key_hash)).toEqual([hashApiKey(key.api_key)]);
+      expect(rows[0].revoked_at).not.toBeNull();
+      const ledger = await db.query<{ kind: string; amount: number }>(`SELECT kind, amount FROM credit_ledger ORDER BY created_at`);
+      expect(ledger).toEqual([
+        { kind: "grant", amount: 25 },
+        { kind: "grant", amount: 75 },
+      ]);
+    }
+  });
+
+  it("reports bad usage as a JSON error and a non-zero exit", async () => {
+    const failure = await run("node", ["scripts/run-ts.js", "src/cli/main.ts", "org", "create", "--name", "X", "--plan", "gold"], { cwd: root, env }).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(JSON.parse(failure!.stderr.trim().split("\n").at(-1)!)).toMatchObject({ error: "bad_user_input", message: expect.stringContaining("plan") });
+  });
+});
