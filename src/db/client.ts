@@ -50,7 +50,8 @@ export async function createDb(options: DbOptions): Promise<Db> {
 async function createEmbeddedDb(dataDir: string): Promise<Db> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { vector } = await import("@electric-sql/pglite-pgvector");
-  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  // A package subpath export, which TypeScript's CommonJS resolution cannot type: require it.
+  const { pg_trgm } = require("@electric-sql/pglite/contrib/pg_trgm") as { pg_trgm: import("@electric-sql/pglite").Extension };
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
   const location = dataDir.startsWith("memory://") ? dataDir : path.resolve(dataDir, "pglite");
   if (!location.startsWith("memory://")) fs.mkdirSync(path.dirname(location), { recursive: true });
