@@ -8,7 +8,6 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
-  FREE_FOLLOW_SLOTS: z.coerce.number().int().min(0).default(3),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(12),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(250_000),
   API_KEY_CACHE_SECONDS: z.coerce.number().min(0).default(5),
