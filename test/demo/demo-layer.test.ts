@@ -74,12 +74,27 @@ async function insertCatalogue(): Promise<void> {
             ('test-center-2', 'ca:2', 'Test Center Two', 'CA', 'L-2', 'test-roster', 'center', 'active', 120, 'test'),
             ('test-center-3', 'tx:3', 'Test Center Three', 'TX', 'L-3', 'test-roster', 'preschool', 'inactive', 40, 'test')`,
   );
+  // Real rows beside which no demo rows may appear: FL assessments, NE special-education finance, one center's staff.
+  await db.query(
+    `INSERT INTO assessment_state_rows (source_id, state, school_year, grade, subject, proficiency_pct, data_source)
+     VALUES ('fl-real', 'FL', 2023, '03', 'ela', 51.0, 'test')`,
+  );
+  await db.query(
+    `INSERT INTO special_education_finance (district_id, fiscal_year, idea_child_count, data_source)
+     SELECT id, 2020, 100, 'test' FROM districts WHERE state = 'NE'`,
+  );
+  await db.query(
+    `INSERT INTO childcare_people (center_id, name, title, data_source) SELECT id, 'Roster Director', 'Director', 'test' FROM childcare_centers WHERE source_key = 'ne:1'`,
+  );
   const orgs = await db.query<{ id: string }>(
     `INSERT INTO organizations (name, plan, entitlements) VALUES ('Test Org A', 'enterprise', '{signals}'), ('Test Org B', 'free', '{}') RETURNING id`,
   );
   projects = [];
   for (const org of orgs) {
-    const [project] = await db.query<{ id: string }>(`INSERT INTO projects (organization_id, name) VALUES ($1, 'Test project') RETURNING id`, [org.id]);
+    const [project] = await db.query<{ id: string }>(
+      `INSERT INTO projects (organization_id, name) VALUES ($1, 'Test project') RETURNING id`,
+      [org.id],
+    );
     projects.push({ organizationId: org.id, projectId: project!.id });
   }
 }
@@ -87,9 +102,13 @@ async function insertCatalogue(): Promise<void> {
 /** Every non-demo row of the catalogue tables, minus the columns the demo layer documents as its own. */
 async function nonDemoSnapshot(): Promise<Record<string, unknown[]>> {
   const snapshot: Record<string, unknown[]> = {};
-  snapshot.districts = await db.query(`SELECT to_jsonb(d) - $1::text[] AS row FROM districts d ORDER BY fed_id`, [[...DEMO_DISTRICT_COLUMNS]]);
+  snapshot.districts = await db.query(`SELECT to_jsonb(d) - $1::text[] AS row FROM districts d ORDER BY fed_id`, [
+    [...DEMO_DISTRICT_COLUMNS],
+  ]);
   snapshot.schools = await db.query(`SELECT to_jsonb(s) - $1::text[] AS row FROM schools s ORDER BY fed_id`, [[...DEMO_SCHOOL_COLUMNS]]);
-  snapshot.real_extraction = await db.query(`SELECT to_jsonb(d) AS row FROM districts d WHERE fed_id IN ('9900001', '9900002') ORDER BY fed_id`);
+  snapshot.real_extraction = await db.query(
+    `SELECT to_jsonb(d) AS row FROM districts d WHERE fed_id IN ('9900001', '9900002') ORDER BY fed_id`,
+  );
   for (const table of ["childcare_centers", "organizations", "projects"]) {
     snapshot[table] = await db.query(`SELECT to_jsonb(t) AS row FROM "${table}" t ORDER BY id`);
   }
@@ -146,12 +165,19 @@ describe("demo layer", () => {
   it("writes a subset with every extraction status and leaves the rest pending", async () => {
     expect(first.districts).toEqual({ completed: 15, error: 3, processing: 3, reset: 0 });
     expect(first.schools.completed).toBeGreaterThan(0);
-    const statuses = await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM districts GROUP BY status ORDER BY status`);
+    const statuses = await db.query<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM districts GROUP BY status ORDER BY status`,
+    );
     const byStatus = Object.fromEntries(statuses.map((row) => [row.status, row.n]));
     // 15 demo completed + 1 real; 3 demo errors + 1 real; 3 processing; the other 7 stay pending.
     expect(byStatus).toEqual({ completed: 16, error: 4, processing: 3, pending: 7 });
 
-    const completed = await db.query<{ ai_summary: string; strategic_priorities: unknown; meeting_minutes_pdfs: unknown; content_extracted_at: unknown }>(
+    const completed = await db.query<{
+      ai_summary: string;
+      strategic_priorities: unknown;
+      meeting_minutes_pdfs: unknown;
+      content_extracted_at: unknown;
+    }>(
       `SELECT ai_summary, strategic_priorities, meeting_minutes_pdfs, content_extracted_at FROM districts WHERE status = 'completed' AND fed_id <> '9900001'`,
     );
     for (const row of completed) {
@@ -164,7 +190,11 @@ describe("demo layer", () => {
     expect(await column(`SELECT error_message AS v FROM districts WHERE status = 'error' AND fed_id <> '9900002'`)).toEqual(
       expect.arrayContaining([expect.stringMatching(/^Demo: /)]),
     );
-    expect(await column(`SELECT count(*)::int AS v FROM districts WHERE status = 'pending' AND (ai_summary IS NOT NULL OR error_message IS NOT NULL)`)).toEqual([0]);
+    expect(
+      await column(
+        `SELECT count(*)::int AS v FROM districts WHERE status = 'pending' AND (ai_summary IS NOT NULL OR error_message IS NOT NULL)`,
+      ),
+    ).toEqual([0]);
     // Preferred states first: the subset covers NE, CA, FL and MI before TX and NY.
     const subsetStates = await column(`SELECT DISTINCT state AS v FROM districts WHERE left(ai_summary, 13) = 'Demo summary ' ORDER BY 1`);
     expect(subsetStates).toEqual(expect.arrayContaining(["CA", "FL", "MI", "NE"]));
@@ -172,27 +202,48 @@ describe("demo layer", () => {
 
   it("marks every written row as demo and keeps non-demo rows apart from the documented columns", async () => {
     for (const table of DEMO_TABLES.filter((t) => t !== "opportunity_source_checks")) {
-      expect([table, await column(`SELECT count(*)::int AS v FROM "${table}" WHERE data_source IS DISTINCT FROM 'demo'`)]).toEqual([table, [0]]);
+      // The only non-demo rows are the ones the test inserted itself (the snapshot below proves them unchanged).
+      const expected =
+        ({ assessment_state_rows: 1, special_education_finance: 5, childcare_people: 1 } as Record<string, number>)[table] ?? 0;
+      expect([table, await column(`SELECT count(*)::int AS v FROM "${table}" WHERE data_source IS DISTINCT FROM 'demo'`)]).toEqual([
+        table,
+        [expected],
+      ]);
     }
-    expect(await column(`SELECT count(*)::int AS v FROM opportunity_source_checks c LEFT JOIN opportunities o ON o.id = c.opportunity_id WHERE o.data_source IS DISTINCT FROM 'demo'`)).toEqual([0]);
+    expect(
+      await column(
+        `SELECT count(*)::int AS v FROM opportunity_source_checks c LEFT JOIN opportunities o ON o.id = c.opportunity_id WHERE o.data_source IS DISTINCT FROM 'demo'`,
+      ),
+    ).toEqual([0]);
     expect(await nonDemoSnapshot()).toEqual(before);
   });
 
-  it("is idempotent: the same rows, byte for byte, on every run", () => {
+  it("is idempotent: the same rows, byte for byte, on every run", async () => {
     const withoutOpportunities = (print: Record<string, { n: number; h: string }>) =>
       Object.fromEntries(Object.entries(print).filter(([table]) => !table.startsWith("opportunit")));
     expect(withoutOpportunities(secondPrint)).toEqual(withoutOpportunities(firstPrint));
     expect(thirdPrint).toEqual(secondPrint);
     expect(third).toEqual(second);
     expect({ ...second.rows, opportunities: 0, opportunity_source_checks: 0 }).toEqual(first.rows);
-    for (const table of DEMO_TABLES) expect([table, secondPrint[table]!.n]).toEqual([table, second.rows[table]]);
+    // The summary counts what is in the database afterwards (the test's own non-demo rows aside).
+    for (const table of DEMO_TABLES.filter((t) => t !== "opportunity_source_checks")) {
+      const [demoRows] = await column<number>(`SELECT count(*)::int AS v FROM "${table}" WHERE data_source = 'demo'`);
+      expect([table, demoRows]).toEqual([table, third.rows[table]]);
+    }
+    expect(thirdPrint.opportunity_source_checks!.n).toBe(third.rows.opportunity_source_checks);
   });
 
   it("writes opportunities only for the projects it is given", async () => {
     expect(first.rows.opportunities).toBe(0);
     expect(firstPrint.opportunities!.n).toBe(0);
     expect(second.rows.opportunities).toBe(10);
-    const perProject = await db.query<{ project_id: string; organization_id: string; signal_based: number; fallback: number; confirmed: number }>(
+    const perProject = await db.query<{
+      project_id: string;
+      organization_id: string;
+      signal_based: number;
+      fallback: number;
+      confirmed: number;
+    }>(
       `SELECT project_id, organization_id, count(*) FILTER (WHERE NOT supplementary)::int AS signal_based,
               count(*) FILTER (WHERE supplementary)::int AS fallback, count(*) FILTER (WHERE verification_status = 'confirmed')::int AS confirmed
          FROM opportunities GROUP BY project_id, organization_id ORDER BY project_id`,
@@ -202,9 +253,14 @@ describe("demo layer", () => {
         .sort((a, b) => a.projectId.localeCompare(b.projectId))
         .map((p) => ({ project_id: p.projectId, organization_id: p.organizationId, signal_based: 3, fallback: 2, confirmed: 1 })),
     );
-    const opportunities = await db.query<{ id: string; supplementary: boolean; signal_ids: string[]; verification_status: string; last_verified_at: unknown; window_status: string }>(
-      `SELECT id, supplementary, signal_ids, verification_status, last_verified_at, window_status FROM opportunities`,
-    );
+    const opportunities = await db.query<{
+      id: string;
+      supplementary: boolean;
+      signal_ids: string[];
+      verification_status: string;
+      last_verified_at: unknown;
+      window_status: string;
+    }>(`SELECT id, supplementary, signal_ids, verification_status, last_verified_at, window_status FROM opportunities`);
     const demoSignals = new Set(await column(`SELECT id::text AS v FROM signals WHERE data_source = 'demo' AND signal_type <> 'noise'`));
     for (const opportunity of opportunities) {
       if (opportunity.supplementary) expect(opportunity.signal_ids).toEqual([]);
@@ -227,7 +283,10 @@ describe("demo layer", () => {
 
   it("keeps intelligence within the contract's value lists, with expiring contracts and open and closed bids", async () => {
     expect(new Set(await column(`SELECT DISTINCT category AS v FROM vendors`))).toEqual(new Set(VENDOR_CATEGORIES));
-    expectWithin(await column(`SELECT DISTINCT v.category AS v FROM entity_vendors ev JOIN vendors v ON v.id = ev.vendor_id`), VENDOR_CATEGORIES);
+    expectWithin(
+      await column(`SELECT DISTINCT v.category AS v FROM entity_vendors ev JOIN vendors v ON v.id = ev.vendor_id`),
+      VENDOR_CATEGORIES,
+    );
     expect(new Set(await column(`SELECT DISTINCT category AS v FROM pain_points`))).toEqual(new Set(PAIN_POINT_CATEGORIES));
     expect(new Set(await column(`SELECT DISTINCT source AS v FROM funding`))).toEqual(new Set(FUNDING_SOURCES));
     expectWithin(await column(`SELECT DISTINCT category AS v FROM contracts`), VENDOR_CATEGORIES);
@@ -291,7 +350,9 @@ describe("demo layer", () => {
     expect(new Set(await column(`SELECT DISTINCT email_status AS v FROM contacts`))).toEqual(new Set(EMAIL_STATUSES));
     expect(new Set(await column(`SELECT DISTINCT crm_sync_status AS v FROM contacts`))).toEqual(new Set(CRM_SYNC_STATUSES));
     expect(await column(`SELECT count(*)::int AS v FROM contacts WHERE qualification_score IS NULL OR state IS NULL`)).toEqual([0]);
-    const [duplicates] = await column<number>(`SELECT count(*)::int AS v FROM (SELECT dedupe_key FROM contacts GROUP BY dedupe_key HAVING count(*) > 1) d`);
+    const [duplicates] = await column<number>(
+      `SELECT count(*)::int AS v FROM (SELECT dedupe_key FROM contacts GROUP BY dedupe_key HAVING count(*) > 1) d`,
+    );
     expect(duplicates).toBeGreaterThan(0);
   });
 
@@ -330,7 +391,14 @@ describe("demo layer", () => {
   });
 
   it("writes assessments whose state rows explain vs_state_pp", async () => {
-    type Metric = { proficiency_pct: number; tested_count: number; participation_rate: number; state_proficiency_pct: number; vs_state_pp: number; basis: string };
+    type Metric = {
+      proficiency_pct: number;
+      tested_count: number;
+      participation_rate: number;
+      state_proficiency_pct: number;
+      vs_state_pp: number;
+      basis: string;
+    };
     const summaries = await db.query<{
       id: string;
       entity_type: string;
@@ -345,26 +413,42 @@ describe("demo layer", () => {
       data_quality: string;
       comparability_warning: string;
     }>(`SELECT * FROM assessment_summaries`);
-    const gradeRows = await db.query<{ district_id: string | null; school_id: string | null; school_year: number; subject: string; grade: string; proficiency_pct: number; tested_count: number }>(
-      `SELECT district_id, school_id, school_year, subject, grade, proficiency_pct, tested_count FROM assessment_grade_rows`,
-    );
+    const gradeRows = await db.query<{
+      district_id: string | null;
+      school_id: string | null;
+      school_year: number;
+      subject: string;
+      grade: string;
+      proficiency_pct: number;
+      tested_count: number;
+    }>(`SELECT district_id, school_id, school_year, subject, grade, proficiency_pct, tested_count FROM assessment_grade_rows`);
     const stateRows = await db.query<{ state: string; school_year: number; subject: string; grade: string; proficiency_pct: number }>(
       `SELECT state, school_year, subject, grade, proficiency_pct FROM assessment_state_rows`,
     );
     const statePct = new Map(stateRows.map((r) => [`${r.state}/${r.school_year}/${r.subject}/${r.grade}`, r.proficiency_pct]));
     expect(new Set(summaries.map((s) => s.school_year))).toEqual(new Set([2022, 2023]));
+    // Florida has real assessment rows, so it gets no demo ones.
+    expect(summaries.filter((s) => s.state === "FL")).toEqual([]);
+    expect(await column(`SELECT count(*)::int AS v FROM assessment_state_rows WHERE state = 'FL' AND data_source = 'demo'`)).toEqual([0]);
+    expect(new Set(summaries.map((s) => s.state))).toEqual(new Set(["NE", "CA", "MI"]));
     expect(summaries.some((s) => s.entity_type === "district")).toBe(true);
     expect(summaries.some((s) => s.entity_type === "school")).toBe(true);
 
     for (const summary of summaries) {
       expect(summary.data_quality).toBe("complete");
-      expect(summary.coverage).toMatchObject({ source_name: "Demo assessment source (not real results)", canonical_artifact_format: "csv" });
+      expect(summary.coverage).toMatchObject({
+        source_name: "Demo assessment source (not real results)",
+        canonical_artifact_format: "csv",
+      });
       expect(summary.comparability_warning).toMatch(/^Demo data/);
       expect(summary.ela_proficiency_pct).toBe(summary.metrics.ela?.proficiency_pct ?? null);
       for (const subject of ["ela", "math", "science"]) {
         const metric = summary.metrics[subject];
         const rows = gradeRows.filter(
-          (r) => r.school_year === summary.school_year && r.subject === subject && (summary.district_id ? r.district_id === summary.district_id : r.school_id === summary.school_id),
+          (r) =>
+            r.school_year === summary.school_year &&
+            r.subject === subject &&
+            (summary.district_id ? r.district_id === summary.district_id : r.school_id === summary.school_id),
         );
         expect(summary.subjects_available.includes(subject)).toBe(metric !== null);
         if (!metric) {
@@ -385,15 +469,27 @@ describe("demo layer", () => {
   });
 
   it("writes internally consistent special-education finance for 2021-2023", async () => {
-    const rows = await db.query<Record<string, number>>(`SELECT * FROM special_education_finance`);
+    const rows = await db.query<Record<string, number>>(`SELECT * FROM special_education_finance WHERE data_source = 'demo'`);
+    // NE districts have real rows, so none of them gets demo ones.
+    expect(
+      await column(
+        `SELECT count(*)::int AS v FROM special_education_finance f JOIN districts d ON d.id = f.district_id WHERE d.state = 'NE' AND f.data_source = 'demo'`,
+      ),
+    ).toEqual([0]);
     expect(rows.length).toBeGreaterThan(0);
     expect(new Set(rows.map((r) => r.fiscal_year))).toEqual(new Set([2021, 2022, 2023]));
     for (const r of rows) {
       const n = r.idea_child_count as number;
       expect(Math.abs((r.idea_revenue_per_sped_student as number) - (r.idea_part_b_revenue as number) / n)).toBeLessThanOrEqual(0.005);
-      expect(Math.abs((r.special_ed_current_expenditures_per_sped_student as number) - (r.special_ed_current_expenditures as number) / n)).toBeLessThanOrEqual(0.005);
+      expect(
+        Math.abs((r.special_ed_current_expenditures_per_sped_student as number) - (r.special_ed_current_expenditures as number) / n),
+      ).toBeLessThanOrEqual(0.005);
       expect(Math.abs((r.sped_enrollment_pct as number) - (n / (r.total_enrollment as number)) * 100)).toBeLessThanOrEqual(0.005);
-      expect(Math.abs((r.idea_revenue_share_of_total_revenue_pct as number) - ((r.idea_part_b_revenue as number) / (r.total_revenue as number)) * 100)).toBeLessThanOrEqual(0.005);
+      expect(
+        Math.abs(
+          (r.idea_revenue_share_of_total_revenue_pct as number) - ((r.idea_part_b_revenue as number) / (r.total_revenue as number)) * 100,
+        ),
+      ).toBeLessThanOrEqual(0.005);
       for (const pct of [r.sped_enrollment_pct, r.idea_revenue_share_of_total_revenue_pct]) {
         expect(pct).toBeGreaterThanOrEqual(0);
         expect(pct).toBeLessThanOrEqual(100);
@@ -410,14 +506,28 @@ describe("demo layer", () => {
 
   it("writes associations with people and sections, and staff for childcare centers", async () => {
     expect(new Set(await column(`SELECT DISTINCT kind AS v FROM associations`))).toEqual(new Set(ASSOCIATION_KINDS));
-    expect(await column(`SELECT count(*)::int AS v FROM associations WHERE name NOT LIKE '%Demo%' OR website_url NOT LIKE 'https://demo.example.org/%'`)).toEqual([0]);
+    expect(
+      await column(
+        `SELECT count(*)::int AS v FROM associations WHERE name NOT LIKE '%Demo%' OR website_url NOT LIKE 'https://demo.example.org/%'`,
+      ),
+    ).toEqual([0]);
     const [sections] = await column<number>(
       `SELECT count(*)::int AS v FROM associations a JOIN associations p ON p.id = a.parent_association_id`,
     );
     expect(sections).toBeGreaterThan(0);
     expect(new Set(await column<boolean>(`SELECT DISTINCT redacted AS v FROM association_people`))).toEqual(new Set([true, false]));
-    expect(await column(`SELECT count(*)::int AS v FROM association_people p WHERE NOT EXISTS (SELECT 1 FROM associations a WHERE a.id = p.association_id)`)).toEqual([0]);
-    expect(await column(`SELECT count(DISTINCT center_id)::int AS v FROM childcare_people`)).toEqual([3]);
+    expect(
+      await column(
+        `SELECT count(*)::int AS v FROM association_people p WHERE NOT EXISTS (SELECT 1 FROM associations a WHERE a.id = p.association_id)`,
+      ),
+    ).toEqual([0]);
+    // The center whose roster names real staff gets no invented ones.
+    expect(await column(`SELECT count(DISTINCT center_id)::int AS v FROM childcare_people WHERE data_source = 'demo'`)).toEqual([2]);
+    expect(
+      await column(
+        `SELECT count(*)::int AS v FROM childcare_people p JOIN childcare_centers c ON c.id = p.center_id WHERE c.source_key = 'ne:1' AND p.data_source = 'demo'`,
+      ),
+    ).toEqual([0]);
   });
 
   it("moves the subset cleanly when the catalogue grows: demo marks outside it return to pending", async () => {
@@ -436,6 +546,10 @@ describe("demo layer", () => {
     );
     expect(marks).toEqual({ completed: grown.districts.completed, errors: grown.districts.error, processing: grown.districts.processing });
     // Contacts and intelligence follow the new subset.
-    expect(await column(`SELECT count(*)::int AS v FROM contacts c JOIN districts d ON d.id = c.district_id WHERE c.school_id IS NULL AND d.status <> 'completed'`)).toEqual([0]);
+    expect(
+      await column(
+        `SELECT count(*)::int AS v FROM contacts c JOIN districts d ON d.id = c.district_id WHERE c.school_id IS NULL AND d.status <> 'completed'`,
+      ),
+    ).toEqual([0]);
   });
 });

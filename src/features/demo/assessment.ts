@@ -16,7 +16,11 @@ export const SUBJECTS = ["ela", "math", "science"] as const;
 type Subject = (typeof SUBJECTS)[number];
 
 /** Tested grades per subject, as state programs commonly test them. */
-const TESTED_GRADES: Record<Subject, readonly number[]> = { ela: [3, 4, 5, 6, 7, 8, 11], math: [3, 4, 5, 6, 7, 8, 11], science: [5, 8, 11] };
+const TESTED_GRADES: Record<Subject, readonly number[]> = {
+  ela: [3, 4, 5, 6, 7, 8, 11],
+  math: [3, 4, 5, 6, 7, 8, 11],
+  science: [5, 8, 11],
+};
 const SUBJECT_BASE: Record<Subject, readonly [number, number]> = { ela: [38, 54], math: [28, 46], science: [33, 50] };
 const gradeLabel = (grade: number): string => String(grade).padStart(2, "0");
 
@@ -50,7 +54,12 @@ interface GradeFigures {
 }
 
 /** Counts and percentages that agree with each other: pct is recomputed from the rounded count. */
-function gradeFigures(enrolled: number, participation: number, targetPct: number, rng: DemoRandom): GradeFigures & { testedWithScores: number; proficient: number; participationRate: number } {
+function gradeFigures(
+  enrolled: number,
+  participation: number,
+  targetPct: number,
+  rng: DemoRandom,
+): GradeFigures & { testedWithScores: number; proficient: number; participationRate: number } {
   const tested = Math.max(1, Math.round(enrolled * participation));
   const testedWithScores = Math.max(1, tested - rng.int(0, Math.min(2, tested - 1)));
   const proficient = Math.round((testedWithScores * targetPct) / 100);
@@ -117,7 +126,9 @@ export function buildAssessments(seed: number, targets: readonly AssessmentTarge
   for (const { entity, low, high } of targets) {
     const rng = new DemoRandom(seed, `assessment/${entity.kind}/${entity.fed_id}`);
     const owner = entity.kind === "district" ? { district_id: entity.id, school_id: null } : { district_id: null, school_id: entity.id };
-    const gradesBySubject = Object.fromEntries(SUBJECTS.map((subject) => [subject, TESTED_GRADES[subject].filter((g) => g >= low && g <= high)])) as Record<Subject, number[]>;
+    const gradesBySubject = Object.fromEntries(
+      SUBJECTS.map((subject) => [subject, TESTED_GRADES[subject].filter((g) => g >= low && g <= high)]),
+    ) as Record<Subject, number[]>;
     const offsets = Object.fromEntries(SUBJECTS.map((subject) => [subject, rng.float(-14, 14)])) as Record<Subject, number>;
     const span = Math.max(1, high - Math.max(low, 0) + 1);
     const perGrade = Math.max(18, Math.round((entity.student_count ?? (entity.kind === "district" ? 6500 : 450)) / span));
@@ -138,7 +149,12 @@ export function buildAssessments(seed: number, targets: readonly AssessmentTarge
         const statePcts: number[] = [];
         for (const grade of grades) {
           const state = statePct.get(`${entity.state}/${year}/${subject}/${grade}`) as number;
-          const figures = gradeFigures(Math.max(10, Math.round(perGrade * rng.float(0.9, 1.1))), rng.float(0.93, 0.995), clamp(state + offsets[subject] + rng.float(-4, 4), 3, 97), rng);
+          const figures = gradeFigures(
+            Math.max(10, Math.round(perGrade * rng.float(0.9, 1.1))),
+            rng.float(0.93, 0.995),
+            clamp(state + offsets[subject] + rng.float(-4, 4), 3, 97),
+            rng,
+          );
           enrolledSum += figures.enrolled;
           testedSum += figures.tested;
           entityPcts.push(figures.proficiencyPct);

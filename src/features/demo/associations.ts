@@ -24,7 +24,13 @@ const PLANS: readonly AssociationPlan[] = [
   { kind: "superintendents_association", label: "Demo Superintendents Association", short: "DSA", hasMembers: false },
   { kind: "school_boards_association", label: "Demo School Boards Association", short: "DSBA", hasMembers: false },
   { kind: "principals_association", label: "Demo Principals Association", short: "DPA", hasMembers: false },
-  { kind: "state_activities_association", label: "Demo School Activities Association", short: "DSAA", hasMembers: true, firstStateOnly: true },
+  {
+    kind: "state_activities_association",
+    label: "Demo School Activities Association",
+    short: "DSAA",
+    hasMembers: true,
+    firstStateOnly: true,
+  },
 ];
 const PEOPLE_TITLES = ["Executive Director", "Associate Director", "Board President"] as const;
 const SECTIONS = 2;
@@ -35,7 +41,11 @@ export interface AssociationRows {
 }
 
 /** `states` in the order the subset met them; `cityByState` gives each a plausible seat city. */
-export function buildAssociations(seed: number, states: readonly string[], cityByState: ReadonlyMap<string, string | null>): AssociationRows {
+export function buildAssociations(
+  seed: number,
+  states: readonly string[],
+  cityByState: ReadonlyMap<string, string | null>,
+): AssociationRows {
   const rows: AssociationRows = { associations: [], association_people: [] };
   let personCounter = 0;
   const addPeople = (associationId: string, slug: string, titles: readonly string[], rng: DemoRandom): void => {
@@ -61,8 +71,22 @@ export function buildAssociations(seed: number, states: readonly string[], cityB
       const slug = `demo-${state.toLowerCase()}-${plan.kind.replace(/_/g, "-")}`;
       const rng = new DemoRandom(seed, `association/${slug}`);
       const id = demoUuid(seed, `association/${slug}`);
-      const base = associationRow(id, slug, `${stateName} ${plan.label}`, `${state}${plan.short}`, plan.kind, state, null, cityByState.get(state) ?? null, rng);
-      rows.associations.push({ ...base, member_school_count: plan.hasMembers ? rng.int(120, 480) : null, member_count_source_url: plan.hasMembers ? `${DEMO_HOST}/associations/${slug}/members` : null });
+      const base = associationRow(
+        id,
+        slug,
+        `${stateName} ${plan.label}`,
+        `${state}${plan.short}`,
+        plan.kind,
+        state,
+        null,
+        cityByState.get(state) ?? null,
+        rng,
+      );
+      rows.associations.push({
+        ...base,
+        member_school_count: plan.hasMembers ? rng.int(120, 480) : null,
+        member_count_source_url: plan.hasMembers ? `${DEMO_HOST}/associations/${slug}/members` : null,
+      });
       addPeople(id, slug, PEOPLE_TITLES, rng);
 
       if (plan.kind !== "state_athletic_association") continue;
@@ -71,7 +95,17 @@ export function buildAssociations(seed: number, states: readonly string[], cityB
         const sectionRng = new DemoRandom(seed, `association/${sectionSlug}`);
         const sectionId = demoUuid(seed, `association/${sectionSlug}`);
         rows.associations.push({
-          ...associationRow(sectionId, sectionSlug, `${stateName} ${plan.label}, Section ${section}`, `${state}${plan.short}-S${section}`, "other", state, id, cityByState.get(state) ?? null, sectionRng),
+          ...associationRow(
+            sectionId,
+            sectionSlug,
+            `${stateName} ${plan.label}, Section ${section}`,
+            `${state}${plan.short}-S${section}`,
+            "other",
+            state,
+            id,
+            cityByState.get(state) ?? null,
+            sectionRng,
+          ),
           member_school_count: sectionRng.int(20, 90),
           member_count_source_url: `${DEMO_HOST}/associations/${sectionSlug}/members`,
         });
@@ -82,7 +116,17 @@ export function buildAssociations(seed: number, states: readonly string[], cityB
   return rows;
 }
 
-function associationRow(id: string, slug: string, name: string, shortName: string, kind: AssociationKind, state: string, parentId: string | null, city: string | null, rng: DemoRandom): DemoRow {
+function associationRow(
+  id: string,
+  slug: string,
+  name: string,
+  shortName: string,
+  kind: AssociationKind,
+  state: string,
+  parentId: string | null,
+  city: string | null,
+  rng: DemoRandom,
+): DemoRow {
   return {
     id,
     slug,

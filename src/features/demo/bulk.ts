@@ -48,7 +48,9 @@ export async function insertRows(q: Queryable, types: ColumnTypes, table: string
   const sql = `INSERT INTO ${ident(table)} (${list}) SELECT ${list} FROM jsonb_to_recordset($1::jsonb) AS x(${definitions.join(", ")})`;
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
     // Every row carries every column, so a missing value is an explicit null rather than a silent default.
-    const chunk = rows.slice(start, start + ROWS_PER_STATEMENT).map((row) => Object.fromEntries(columns.map((column) => [column, row[column] ?? null])));
+    const chunk = rows
+      .slice(start, start + ROWS_PER_STATEMENT)
+      .map((row) => Object.fromEntries(columns.map((column) => [column, row[column] ?? null])));
     await q.query(sql, [JSON.stringify(chunk)]);
   }
   return rows.length;

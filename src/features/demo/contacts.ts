@@ -18,14 +18,25 @@ import {
   STRATEGIC_PRIORITIES,
 } from "./catalog";
 import { type DemoEntity, fictionalPhone, Rotation, SEEDED_AT } from "./model";
-import { DemoRandom, demoUuid, slugify, timestampOffset } from "./random";
+import { DemoRandom, demoUuid, lowerFirst, slugify, timestampOffset } from "./random";
 
 type EnrichmentStatus = (typeof ENRICHMENT_STATUSES)[number];
 type EmailStatus = (typeof EMAIL_STATUSES)[number];
 type CrmSyncStatus = (typeof CRM_SYNC_STATUSES)[number];
 
 // Cycles of different lengths, so status combinations vary and every value occurs within ten contacts.
-const ENRICHMENT_CYCLE: readonly EnrichmentStatus[] = ["completed", "completed", "pending", "completed", "processing", "completed", "error", "completed", "pending", "completed"];
+const ENRICHMENT_CYCLE: readonly EnrichmentStatus[] = [
+  "completed",
+  "completed",
+  "pending",
+  "completed",
+  "processing",
+  "completed",
+  "error",
+  "completed",
+  "pending",
+  "completed",
+];
 const EMAIL_CYCLE: readonly EmailStatus[] = ["pending", "sent", "pending", "failed", "sent", "pending", "pending"];
 const CRM_CYCLE: readonly CrmSyncStatus[] = ["pending", "synced", "pending", "synced", "failed"];
 
@@ -54,7 +65,7 @@ export function buildContacts(seed: number, entities: readonly DemoEntity[]): Co
     for (const person of people) {
       const n = rotation.next();
       const name = `${person.first} ${person.last}`;
-      const handle = `${person.first}.${person.last}.${entity.fed_id}`.toLowerCase();
+      const handle = `${person.first}.${person.last}.${entity.fed_id}`.toLowerCase().replace(/[^a-z0-9.]/g, "");
       const enrichment = ENRICHMENT_CYCLE[n % ENRICHMENT_CYCLE.length] as EnrichmentStatus;
       const email = EMAIL_CYCLE[n % EMAIL_CYCLE.length] as EmailStatus;
       const crm = CRM_CYCLE[n % CRM_CYCLE.length] as CrmSyncStatus;
@@ -72,7 +83,7 @@ export function buildContacts(seed: number, entities: readonly DemoEntity[]): Co
         state: entity.state,
         is_district_contact: isDistrict,
         linkedin_url: `${DEMO_HOST}/linkedin/${slugify(`${name} ${entity.fed_id}`)}`,
-        profile_summary: `Fictional demo contact (not a real person): ${person.title} at ${entity.name}, working on ${focus.join(" and ").toLowerCase()}.`,
+        profile_summary: `Fictional demo contact (not a real person): ${person.title} at ${entity.name}, working on ${focus.map(lowerFirst).join(" and ")}.`,
         key_facts: { demo: true, fictional_person: true, tenure_years: rng.int(1, 14), focus_areas: focus, entity_fed_id: entity.fed_id },
         source: DEMO_SOURCE,
         source_url: `${DEMO_HOST}/directory/${entity.fed_id}${isDuplicate ? "/leadership" : ""}`,
@@ -82,7 +93,7 @@ export function buildContacts(seed: number, entities: readonly DemoEntity[]): Co
         enrichment_error: enrichment === "error" ? "Demo: simulated enrichment failure (no public profile found)." : null,
         enrichment_retry_count: enrichment === "error" ? 2 : 0,
         qualification_score: score,
-        qualification_justification: `Demo (generated): ${score >= 70 ? "decision maker" : "influencer"} for ${focus[0]?.toLowerCase() ?? "district priorities"}.`,
+        qualification_justification: `Demo (generated): ${score >= 70 ? "decision maker" : "influencer"} for ${lowerFirst(focus[0] ?? "district priorities")}.`,
         qualified_at: timestampOffset(-rng.int(1, 60)),
         email_status: email,
         email_error: email === "failed" ? "Demo: simulated delivery failure." : null,

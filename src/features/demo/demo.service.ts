@@ -17,14 +17,7 @@ import { buildContacts } from "./contacts";
 import { completedUpdate, errorUpdate, type ExtractionUpdate, processingUpdate } from "./extraction";
 import { buildSpecialEducationFinance } from "./finance";
 import { buildIntelligence } from "./intelligence";
-import {
-  type CenterSeedRow,
-  type DemoEntity,
-  districtEntity,
-  type DistrictSeedRow,
-  schoolEntity,
-  type SchoolSeedRow,
-} from "./model";
+import { type CenterSeedRow, districtEntity, type DistrictSeedRow, schoolEntity, type SchoolSeedRow } from "./model";
 import { buildNews, buildTimelineEvents } from "./news";
 import { buildOpportunities, type DemoProjectRef } from "./opportunities";
 
@@ -111,7 +104,10 @@ export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Prom
   return db.transaction(async (q) => {
     const types = await readColumnTypes(q, DEMO_TABLES);
     const selection = await selectSubset(q);
-    await deleteDemoRows(q, projects.map((project) => project.projectId));
+    await deleteDemoRows(
+      q,
+      projects.map((project) => project.projectId),
+    );
 
     const districts = selection.completedDistricts.map(districtEntity);
     const schools = selection.completedSchools.map(schoolEntity);
@@ -121,14 +117,19 @@ export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Prom
     const contacts = buildContacts(seed, entities);
     const news = buildNews(seed, entities);
     const assessmentTargets: AssessmentTarget[] = [
-      ...districts.filter((d) => selection.assessmentDistrictIds.has(d.id)).slice(0, DEMO_LIMITS.assessmentDistricts).map((entity) => ({ entity, low: -1, high: 12 })),
+      ...districts
+        .filter((d) => selection.assessmentDistrictIds.has(d.id))
+        .slice(0, DEMO_LIMITS.assessmentDistricts)
+        .map((entity) => ({ entity, low: -1, high: 12 })),
       ...schools
         .filter((s) => selection.assessmentSchoolIds.has(s.id))
         .map((entity) => ({ entity, ...schoolGradeSpan(selection.schoolGrades.get(entity.id)) }))
         .slice(0, DEMO_LIMITS.assessmentSchools),
     ];
     const associationStates = [...new Set(districts.map((d) => d.state))].slice(0, DEMO_LIMITS.associationStates);
-    const cityByState = new Map(associationStates.map((state) => [state, districts.find((d) => d.state === state && d.city)?.city ?? null]));
+    const cityByState = new Map(
+      associationStates.map((state) => [state, districts.find((d) => d.state === state && d.city)?.city ?? null]),
+    );
     const associations = buildAssociations(seed, associationStates, cityByState);
     const opportunities = buildOpportunities(seed, projects, news.demoSignals, districts, contacts.byEntity);
 
@@ -170,7 +171,12 @@ export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Prom
 
     return {
       seed,
-      districts: { completed: districts.length, error: selection.errorDistricts.length, processing: selection.processingDistricts.length, reset: districtsReset },
+      districts: {
+        completed: districts.length,
+        error: selection.errorDistricts.length,
+        processing: selection.processingDistricts.length,
+        reset: districtsReset,
+      },
       schools: { completed: schools.length, error: selection.errorSchools.length, processing: 0, reset: schoolsReset },
       rows: written,
     };
@@ -186,7 +192,7 @@ interface Selection {
   completedSchools: SchoolSeedRow[];
   errorSchools: SchoolSeedRow[];
   schoolGrades: Map<string, { grade_low: string | null; grade_high: string | null }>;
-  /** Subset entities without real (non-demo) rows of that kind: demo rows never sit beside real ones. */
+  /** Subset entities where no real (non-demo) rows of that kind exist: demo rows never sit beside real ones. */
   assessmentDistrictIds: Set<string>;
   assessmentSchoolIds: Set<string>;
   financeDistrictIds: Set<string>;
@@ -231,9 +237,10 @@ async function selectSubset(q: Queryable): Promise<Selection> {
   const processingDistricts = ranked.slice(completedCount + errorCount);
   const districtIds = completedDistricts.map((d) => d.id);
 
-  const [{ inside }] = (await q.query<{ inside: number }>(`SELECT count(*)::int AS inside FROM schools WHERE district_id = ANY($1::uuid[])`, [districtIds])) as [
-    { inside: number },
-  ];
+  const [{ inside }] = (await q.query<{ inside: number }>(
+    `SELECT count(*)::int AS inside FROM schools WHERE district_id = ANY($1::uuid[])`,
+    [districtIds],
+  )) as [{ inside: number }];
   const completedSchoolCount = Math.min(DEMO_LIMITS.completedSchools, Math.ceil(inside * DEMO_LIMITS.completedSchoolShare));
   const errorSchoolCount = Math.min(DEMO_LIMITS.errorSchools, Math.floor(inside / 10));
   // Round-robin over the subset's districts, largest school first.
@@ -247,13 +254,25 @@ async function selectSubset(q: Queryable): Promise<Selection> {
     [DEMO_SUMMARY_PREFIX, DEMO_ERROR_PREFIX, districtIds, completedSchoolCount + errorSchoolCount],
   );
   const completedSchools = schools.slice(0, completedSchoolCount);
-  const schoolIds = completedSchools.map((s) => s.id);
 
   const realIds = async (sql: string, ids: string[]): Promise<Set<string>> =>
     new Set((await q.query<{ id: string }>(sql, [ids, DEMO_SOURCE])).map((row) => row.id));
-  const realAssessmentDistricts = await realIds(`SELECT DISTINCT district_id AS id FROM assessment_summaries WHERE district_id = ANY($1::uuid[]) AND data_source <> $2`, districtIds);
-  const realAssessmentSchools = await realIds(`SELECT DISTINCT school_id AS id FROM assessment_summaries WHERE school_id = ANY($1::uuid[]) AND data_source <> $2`, schoolIds);
-  const realFinance = await realIds(`SELECT DISTINCT district_id AS id FROM special_education_finance WHERE district_id = ANY($1::uuid[]) AND data_source <> $2`, districtIds);
+  // Assessment state rows are read by state and year whatever their source, so demo assessments go
+  // only to states without any real assessment rows: demo and real figures never share a state.
+  const realAssessmentStates = new Set(
+    (
+      await q.query<{ state: string }>(
+        `SELECT state FROM assessment_state_rows WHERE data_source <> $1
+         UNION SELECT state FROM assessment_grade_rows WHERE data_source <> $1
+         UNION SELECT state FROM assessment_summaries WHERE data_source <> $1`,
+        [DEMO_SOURCE],
+      )
+    ).map((row) => row.state),
+  );
+  const realFinance = await realIds(
+    `SELECT DISTINCT district_id AS id FROM special_education_finance WHERE district_id = ANY($1::uuid[]) AND data_source <> $2`,
+    districtIds,
+  );
 
   const childcareCenters = await q.query<CenterSeedRow>(
     `SELECT id, source_key, name, state FROM childcare_centers c
@@ -270,8 +289,8 @@ async function selectSubset(q: Queryable): Promise<Selection> {
     completedSchools,
     errorSchools: schools.slice(completedSchoolCount),
     schoolGrades: new Map(completedSchools.map((s) => [s.id, { grade_low: s.grade_low, grade_high: s.grade_high }])),
-    assessmentDistrictIds: new Set(districtIds.filter((id) => !realAssessmentDistricts.has(id))),
-    assessmentSchoolIds: new Set(schoolIds.filter((id) => !realAssessmentSchools.has(id))),
+    assessmentDistrictIds: new Set(completedDistricts.filter((d) => !realAssessmentStates.has(d.state)).map((d) => d.id)),
+    assessmentSchoolIds: new Set(completedSchools.filter((s) => !realAssessmentStates.has(s.state)).map((s) => s.id)),
     financeDistrictIds: new Set(districtIds.filter((id) => !realFinance.has(id))),
     childcareCenters,
   };

@@ -6,7 +6,7 @@
  */
 import { DEMO_ERROR_PREFIX, DEMO_HOST, DEMO_SUMMARY_PREFIX, STRATEGIC_PRIORITIES } from "./catalog";
 import type { DemoEntity } from "./model";
-import { dateOffset, DemoRandom, timestampOffset } from "./random";
+import { dateOffset, DemoRandom, lowerFirst, timestampOffset } from "./random";
 
 export type ExtractionStatus = "completed" | "error" | "processing";
 
@@ -40,11 +40,14 @@ export function completedUpdate(seed: number, entity: DemoEntity, vendorNames: r
     };
   }
   const priorities = rng.sample(STRATEGIC_PRIORITIES, rng.int(3, 4));
-  const minutes = Array.from({ length: rng.int(2, 3) }, (_, k) => `${DEMO_HOST}/minutes/${entity.fed_id}/${dateOffset(extractedDays - 30 * (k + 1))}.pdf`);
+  const minutes = Array.from(
+    { length: rng.int(2, 3) },
+    (_, k) => `${DEMO_HOST}/minutes/${entity.fed_id}/${dateOffset(extractedDays - 30 * (k + 1))}.pdf`,
+  );
   return {
     id: entity.id,
     status: "completed",
-    ai_summary: `${DEMO_SUMMARY_PREFIX}${entity.name} (${place})${students || " is a district that"} lists demo priorities such as ${priorities.slice(0, 2).join(" and ").toLowerCase()}.${vendorText} This paragraph is demo content and does not describe the real district.`,
+    ai_summary: `${DEMO_SUMMARY_PREFIX}${entity.name} (${place})${students || " is a district that"} lists demo priorities such as ${priorities.slice(0, 2).map(lowerFirst).join(" and ")}.${vendorText} This paragraph is demo content and does not describe the real district.`,
     ...timing,
     error_message: null,
     strategic_priorities: priorities,

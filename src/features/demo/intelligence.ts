@@ -62,11 +62,23 @@ export function buildIntelligence(seed: number, entities: readonly DemoEntity[])
 
     // Vendors in use: consecutive categories from a per-entity offset, one of the two vendors of each.
     const vendorCount = isDistrict ? rng.int(3, 4) : rng.int(1, 2);
-    const categories = Array.from({ length: vendorCount }, (_, k) => VENDOR_CATEGORIES[(entity.index * 3 + k) % VENDOR_CATEGORIES.length] as VendorCategory);
+    const categories = Array.from(
+      { length: vendorCount },
+      (_, k) => VENDOR_CATEGORIES[(entity.index * 3 + k) % VENDOR_CATEGORIES.length] as VendorCategory,
+    );
     const chosen = categories.map((category) => rng.pick(vendors.filter((vendor) => vendor.category === category)));
-    rows.vendorNamesByEntity.set(entity.id, chosen.map((vendor) => vendor.name));
+    rows.vendorNamesByEntity.set(
+      entity.id,
+      chosen.map((vendor) => vendor.name),
+    );
     chosen.forEach((vendor, k) => {
-      rows.entity_vendors.push({ id: demoUuid(seed, `entity-vendor/${key}/${k}`), ...owner, vendor_id: vendor.id, data_source: DEMO_SOURCE, created_at: SEEDED_AT });
+      rows.entity_vendors.push({
+        id: demoUuid(seed, `entity-vendor/${key}/${k}`),
+        ...owner,
+        vendor_id: vendor.id,
+        data_source: DEMO_SOURCE,
+        created_at: SEEDED_AT,
+      });
     });
 
     const contractCount = isDistrict ? Math.min(chosen.length, rng.int(2, 3)) : rng.chance(0.5) ? 1 : 0;
@@ -89,7 +101,9 @@ export function buildIntelligence(seed: number, entities: readonly DemoEntity[])
 
     const painCount = isDistrict ? rng.int(2, 3) : 1;
     for (let k = 0; k < painCount; k += 1) {
-      const category = PAIN_POINT_CATEGORIES[(entity.index * 2 + k) % PAIN_POINT_CATEGORIES.length] as (typeof PAIN_POINT_CATEGORIES)[number];
+      const category = PAIN_POINT_CATEGORIES[
+        (entity.index * 2 + k) % PAIN_POINT_CATEGORIES.length
+      ] as (typeof PAIN_POINT_CATEGORIES)[number];
       rows.pain_points.push({
         id: demoUuid(seed, `pain-point/${key}/${k}`),
         ...owner,

@@ -48,7 +48,8 @@ export interface DemoSignal {
   articleUrl: string;
   signalType: SignalType;
   buyingIntent: string;
-  summary: string;
+  /** The signal's finding without the demo label (opportunities add their own). */
+  finding: string;
   signalDate: string;
   extractionConfidence: number;
 }
@@ -87,17 +88,17 @@ export function buildNews(seed: number, entities: readonly DemoEntity[]): NewsRo
       types.forEach((signalType, j) => {
         const text = SIGNAL_TEXT[signalType];
         // Some medium signals read as high (and the reverse) so intents are not a pure function of type.
-        const intent = text.intent === "medium" && rng.chance(0.25) ? "high" : text.intent === "high" && rng.chance(0.2) ? "medium" : text.intent;
+        const intent =
+          text.intent === "medium" && rng.chance(0.25) ? "high" : text.intent === "high" && rng.chance(0.2) ? "medium" : text.intent;
         const signalDate = dateOffset(Math.floor(publishedDays) - rng.int(0, 6));
         const extractionConfidence = round(rng.float(0.6, 0.98), 2);
-        const summary = `Demo signal (generated): ${entity.name}: ${text.summary}`;
         const row: DemoRow = {
           id: demoUuid(seed, `signal/${entity.kind}/${entity.fed_id}/${k}/${j}`),
           article_id: articleId,
           signal_type: signalType,
           buying_intent: intent,
           buying_intent_reason: `Demo (generated): ${text.reason}`,
-          summary,
+          summary: `Demo signal (generated): ${entity.name}: ${text.summary}`,
           signal_date: signalDate,
           signal_date_confidence: round(rng.float(0.55, 0.95), 2),
           extraction_confidence: extractionConfidence,
@@ -112,7 +113,16 @@ export function buildNews(seed: number, entities: readonly DemoEntity[]): NewsRo
           data_source: DEMO_SOURCE,
           created_at: SEEDED_AT,
         };
-        demoSignals.push({ row, entity, articleUrl: url, signalType, buyingIntent: intent, summary, signalDate, extractionConfidence });
+        demoSignals.push({
+          row,
+          entity,
+          articleUrl: url,
+          signalType,
+          buyingIntent: intent,
+          finding: text.summary,
+          signalDate,
+          extractionConfidence,
+        });
       });
     }
   }

@@ -32,12 +32,16 @@ export function buildOpportunities(
   contactsByEntity: ReadonlyMap<string, readonly DemoRow[]>,
 ): OpportunityRows {
   const rows: OpportunityRows = { opportunities: [], opportunity_source_checks: [] };
-  const actionable = signals.filter((signal) => signal.signalType !== "noise" && (signal.buyingIntent === "medium" || signal.buyingIntent === "high"));
+  const actionable = signals.filter(
+    (signal) => signal.signalType !== "noise" && (signal.buyingIntent === "medium" || signal.buyingIntent === "high"),
+  );
 
   for (const project of projects) {
     // Each project sees its own deterministic slice of the same demo signals.
     const order = (key: string): number => hash32(`${seed}/${project.projectId}/${key}`);
-    const picked = [...actionable].sort((a, b) => order(String(a.row.id)) - order(String(b.row.id)) || String(a.row.id).localeCompare(String(b.row.id))).slice(0, SIGNAL_BASED_PER_PROJECT);
+    const picked = [...actionable]
+      .sort((a, b) => order(String(a.row.id)) - order(String(b.row.id)) || String(a.row.id).localeCompare(String(b.row.id)))
+      .slice(0, SIGNAL_BASED_PER_PROJECT);
     const used = new Set(picked.map((signal) => signal.entity.district_id));
     const fallback = districts
       .filter((district) => !used.has(district.id))
@@ -73,7 +77,7 @@ export function buildOpportunities(
         event_date: signal ? signal.signalDate : null,
         event_date_basis: signal ? "signal_date" : null,
         why_now: signal
-          ? `Demo (generated): ${signal.summary}`
+          ? `Demo (generated): ${entity.name}: ${signal.finding}`
           : "Demo (generated): fits the project's ideal customer profile; no recent signal (fallback prospecting).",
         suggested_action: `Demo (generated): introduce the project's offer to the ${contacts[0]?.title ?? "district leadership"} and reference the ${label}.`,
         caveats: CAVEAT,
@@ -81,7 +85,10 @@ export function buildOpportunities(
         source_urls: signal ? [signal.articleUrl] : [],
         signal_ids: signal ? [String(signal.row.id)] : [],
         contacts,
-        suggested_prompts: [`Summarize what ${entity.name} has said about ${label} (demo).`, `Draft a short outreach note for ${entity.name} (demo).`],
+        suggested_prompts: [
+          `Summarize what ${entity.name} has said about ${label} (demo).`,
+          `Draft a short outreach note for ${entity.name} (demo).`,
+        ],
         supplementary: signal === undefined,
         verification_status: confirmed ? "confirmed" : "unverified",
         window_status: confirmed ? "open" : "unknown",

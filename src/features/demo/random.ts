@@ -114,3 +114,6 @@ export const slugify = (text: string): string =>
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 60);
+
+/** Lower-cases the first letter only, so acronyms inside a phrase (ESSER, STEM) survive. */
+export const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
