@@ -15,5 +15,5 @@ export const routes: RouteSpec[] = [
   route({ method: "GET", path: "/schools", document: SchoolsDocument, input: "query", select: ["schools"] }),
   route({ method: "POST", path: "/schools", document: SchoolsDocument, input: "string-body", select: ["schools"] }),
   route({ method: "GET", path: "/schools/:id", document: SchoolDocument, input: "query", select: ["school"], wrap: true }),
-  route({ method: "PATCH", path: "/schools/:id", document: UpdateSchoolDocument, input: "json-body", select: ["updateSchool"], wrap: true }),
+  route({ method: "PATCH", path: "/schools/:id", document: UpdateSchoolDocument, input: "json-body", select: ["update_school"], wrap: true }),
 ];
