@@ -131,7 +131,7 @@ export function buildAssessments(seed: number, targets: readonly AssessmentTarge
     ) as Record<Subject, number[]>;
     const offsets = Object.fromEntries(SUBJECTS.map((subject) => [subject, rng.float(-14, 14)])) as Record<Subject, number>;
     const span = Math.max(1, high - Math.max(low, 0) + 1);
-    const perGrade = Math.max(18, Math.round((entity.student_count ?? (entity.kind === "district" ? 6500 : 450)) / span));
+    const perGrade = Math.max(18, Math.round((entity.size_hint ?? (entity.kind === "district" ? 6500 : 450)) / span));
 
     for (const year of ASSESSMENT_YEARS) {
       const metrics: Record<string, DemoRow | null> = {};

@@ -221,10 +221,12 @@ async function selectSubset(q: Queryable): Promise<Selection> {
   const processingCount = Math.min(DEMO_LIMITS.processingDistricts, sideCount);
 
   // Round-robin over states: the largest district of each preferred state, then the second largest...
-  // then the other states the same way. Ties and missing counts fall back to fed_id.
+  // then the other states the same way. Closed districts come last; where the directory has no enrollment
+  // (NE, IN, TN) the school count stands in for size; fed_id breaks ties.
   const ranked = await q.query<DistrictSeedRow>(
-    `SELECT id, fed_id, name, state, physical_city, student_count, phone
-       FROM (SELECT d.*, row_number() OVER (PARTITION BY state ORDER BY student_count DESC NULLS LAST, fed_id) AS state_rank,
+    `SELECT id, fed_id, name, state, physical_city, student_count, school_count, phone
+       FROM (SELECT d.*, row_number() OVER (PARTITION BY state ORDER BY operational_status IS NOT DISTINCT FROM 'Closed',
+                                            student_count DESC NULLS LAST, school_count DESC NULLS LAST, fed_id) AS state_rank,
                     array_position($3::text[], state) AS preferred_rank
                FROM districts d
               WHERE ${CLAIMABLE}) ranked

@@ -15,7 +15,7 @@ export function buildSpecialEducationFinance(seed: number, districts: readonly D
   const rows: DemoRow[] = [];
   for (const district of districts) {
     const rng = new DemoRandom(seed, `sped-finance/${district.fed_id}`);
-    const baseEnrollment = district.student_count && district.student_count > 0 ? district.student_count : rng.int(1500, 40_000);
+    const baseEnrollment = district.size_hint && district.size_hint > 0 ? district.size_hint : rng.int(1500, 40_000);
     const spedRate = rng.float(0.11, 0.17);
     const revenuePerStudent = rng.float(13_000, 21_000);
     for (const fiscalYear of FINANCE_FISCAL_YEARS) {

@@ -85,7 +85,7 @@ export function buildIntelligence(seed: number, entities: readonly DemoEntity[])
     chosen.slice(0, contractCount).forEach((vendor, k) => {
       const expiring = contractRotation.next() % 3 === 0;
       const [minDays, maxDays] = expiring ? EXPIRING_WINDOW_DAYS : LATER_EXPIRY_DAYS;
-      const scale = isDistrict ? Math.max(1, (entity.student_count ?? 5000) / 5000) : 0.2;
+      const scale = isDistrict ? Math.max(1, (entity.size_hint ?? 5000) / 5000) : 0.2;
       rows.contracts.push({
         id: demoUuid(seed, `contract/${key}/${k}`),
         ...owner,

@@ -8,6 +8,7 @@ export interface DistrictSeedRow {
   state: string;
   physical_city: string | null;
   student_count: number | null;
+  school_count: number | null;
   phone: string | null;
 }
 
@@ -39,13 +40,19 @@ export interface DemoEntity {
   name: string;
   state: string;
   city: string | null;
+  /** The directory's enrollment, quoted in prose only when present. */
   student_count: number | null;
+  /** Enrollment for sizing invented figures: the directory count, else about 450 per school, else null. */
+  size_hint: number | null;
   phone: string | null;
   /** The district itself, or the school's parent district. */
   district_id: string;
   /** Position in the subset: drives the rotations that guarantee every value of a list occurs. */
   index: number;
 }
+
+/** Typical US public school size, used only to size invented figures when enrollment is missing. */
+const STUDENTS_PER_SCHOOL = 450;
 
 export function districtEntity(row: DistrictSeedRow, index: number): DemoEntity {
   return {
@@ -56,6 +63,7 @@ export function districtEntity(row: DistrictSeedRow, index: number): DemoEntity 
     state: row.state,
     city: row.physical_city,
     student_count: row.student_count,
+    size_hint: row.student_count ?? (row.school_count ? row.school_count * STUDENTS_PER_SCHOOL : null),
     phone: row.phone,
     district_id: row.id,
     index,
@@ -71,6 +79,7 @@ export function schoolEntity(row: SchoolSeedRow, index: number): DemoEntity {
     state: row.state,
     city: row.physical_city,
     student_count: row.student_count,
+    size_hint: row.student_count,
     phone: row.phone,
     district_id: row.district_id,
     index,
