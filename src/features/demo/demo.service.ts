@@ -93,7 +93,7 @@ export interface DemoSummary {
   seed: number;
   districts: ExtractionCounts;
   schools: ExtractionCounts;
-  /** Rows written per table in this run (the demo rows of that table after the run). */
+  /** Rows written per table in this run: the table's demo rows afterwards (opportunities: those of the projects given). */
   rows: Record<DemoTable, number>;
 }
 
