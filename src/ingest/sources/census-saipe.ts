@@ -1,0 +1,58 @@
+/**
+ * Census SAIPE school-district estimates 2022 -> the 2022 district_annual_stats row: total population,
+ * population 5-17, related children 5-17 in poverty and their share. LEAID = state_fips + district_id;
+ * geographic districts only, so a row whose LEAID is not in districts is rejected (see data/README.md).
+ */
+import type { CsvRow } from "../csv";
+import { loadDistrictIds } from "../lookups";
+import type { Ingestor } from "../types";
+import { SeenKeys, Upserter } from "../upsert";
+import { RowError, digits, int, percent, stateCode } from "../values";
+import { batchRows, districtStatsSpec } from "./common";
+
+const SCHOOL_YEAR_START = 2022;
+const SAIPE_VERSION = "SAIPE 2022 school district estimates (released December 2023)";
+const SOURCE_URL = "https://www.census.gov/programs-surveys/saipe.html";
+
+const COLUMNS = ["state_postal", "state_fips", "district_id", "name", "est_total_population", "est_population_5_17", "est_children_5_17_in_poverty_related"];
+
+const STATS = districtStatsSpec(["total_population", "school_age_population", "school_age_children_in_poverty", "school_age_poverty_pct", "saipe_version"]);
+
+function parse(row: CsvRow, seen: SeenKeys, ids: Map<string, string>) {
+  stateCode(row.get("state_postal"), "state_postal");
+  const leaid = digits(row.get("state_fips"), "state_fips", 2) + digits(row.get("district_id"), "district_id", 5);
+  const duplicate = seen.check(leaid, row.line, "LEAID");
+  if (duplicate) throw new RowError(duplicate);
+  const districtId = ids.get(leaid);
+  if (!districtId) throw new RowError(`no district with LEAID ${leaid} (${row.get("name").trim()}) in districts; it is not in the CCD LEA directory`);
+  const population = int(row.get("est_total_population"), "est_total_population");
+  const schoolAge = int(row.get("est_population_5_17"), "est_population_5_17");
+  const poverty = int(row.get("est_children_5_17_in_poverty_related"), "est_children_5_17_in_poverty_related");
+  return {
+    district_id: districtId,
+    school_year_start: SCHOOL_YEAR_START,
+    total_population: population,
+    school_age_population: schoolAge,
+    school_age_children_in_poverty: poverty,
+    school_age_poverty_pct: percent(poverty, schoolAge),
+    saipe_version: SAIPE_VERSION,
+    source_urls: { saipe: SOURCE_URL },
+  };
+}
+
+export const censusSaipe: Ingestor = {
+  description: "Census SAIPE 2022 school-district poverty estimates -> 2022 district_annual_stats (population, age 5-17, poverty)",
+  files: ["data/census_saipe_sd_poverty/ussd22.csv"],
+  table: "district_annual_stats",
+  columns: () => COLUMNS,
+  async run(ctx) {
+    const upserter = await Upserter.create(ctx.q, ["district_annual_stats"]);
+    const ids = await loadDistrictIds(ctx.q);
+    const seen = new SeenKeys();
+    await batchRows(
+      ctx,
+      (row) => parse(row, seen, ids),
+      async (batch) => ctx.tally.main(await upserter.write(STATS, batch)),
+    );
+  },
+};

@@ -1,0 +1,119 @@
+/**
+ * Batched idempotent upserts. One statement per batch: the rows travel as one JSON parameter, are
+ * typed by jsonb_to_recordset from the live catalogue, and
+ *   INSERT ... ON CONFLICT (publisher key) DO UPDATE SET <own columns> WHERE <a value differs>
+ *   RETURNING (xmax = 0)
+ * tells inserted rows (xmax 0) from updated ones; rows not returned were already identical.
+ * Only the columns a source owns are named, so sources sharing a row never overwrite each other.
+ */
+import type { Queryable } from "../db/client";
+import { ident } from "../db/sql";
+import type { TableCounts } from "./types";
+
+export type SqlValue = string | number | boolean | null | readonly string[] | { readonly [key: string]: unknown };
+export type Row = Record<string, SqlValue | undefined>;
+
+export interface UpsertSpec {
+  table: string;
+  /** The conflict target: a unique index of the table. */
+  key: readonly string[];
+  /** Columns written when the row is new (the key included). */
+  insert: readonly string[];
+  /** Columns overwritten when the row exists: the source's own columns. */
+  update: readonly string[];
+  /** SQL replacing EXCLUDED.<column> for some update columns; `t` is the stored row (e.g. merging JSON). */
+  merge?: Readonly<Record<string, string>>;
+  /** Timestamp columns set to now() when the row changes. */
+  touch?: readonly string[];
+  /** Columns returned for new and changed rows (e.g. id and the key, to link child rows). */
+  returning?: readonly string[];
+}
+
+export interface UpsertResult<R> extends TableCounts {
+  /** The `returning` columns of inserted and updated rows (unchanged rows are not returned). */
+  rows: R[];
+}
+
+export type ColumnTypes = Map<string, Map<string, string>>;
+
+export async function readColumnTypes(q: Queryable, tables: readonly string[]): Promise<ColumnTypes> {
+  const rows = await q.query<{ table_name: string; column_name: string; sql_type: string }>(
+    `SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, a.atttypmod) AS sql_type
+       FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+      WHERE c.oid = ANY($1::text[]::regclass[]) AND a.attnum > 0 AND NOT a.attisdropped`,
+    [tables],
+  );
+  const types: ColumnTypes = new Map();
+  for (const row of rows) {
+    const table = types.get(row.table_name) ?? new Map<string, string>();
+    table.set(row.column_name, row.sql_type);
+    types.set(row.table_name, table);
+  }
+  return types;
+}
+
+/** Builds each spec's statement once and runs it per batch. */
+export class Upserter {
+  private readonly statements = new Map<UpsertSpec, string>();
+
+  constructor(
+    private readonly q: Queryable,
+    private readonly types: ColumnTypes,
+  ) {}
+
+  static async create(q: Queryable, tables: readonly string[]): Promise<Upserter> {
+    return new Upserter(q, await readColumnTypes(q, tables));
+  }
+
+  async write<R = Record<string, unknown>>(spec: UpsertSpec, rows: readonly Row[]): Promise<UpsertResult<R>> {
+    if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0, rows: [] };
+    let sql = this.statements.get(spec);
+    if (!sql) {
+      sql = this.build(spec);
+      this.statements.set(spec, sql);
+    }
+    // Every row carries every column, so an absent value is an explicit null, never a stale one.
+    const payload = rows.map((row) => Object.fromEntries(spec.insert.map((column) => [column, row[column] ?? null])));
+    const returned = await this.q.query<{ _inserted: boolean } & R>(sql, [JSON.stringify(payload)]);
+    const inserted = returned.filter((r) => r._inserted).length;
+    return { inserted, updated: returned.length - inserted, unchanged: rows.length - returned.length, rows: returned };
+  }
+
+  private build(spec: UpsertSpec): string {
+    const types = this.types.get(spec.table);
+    if (!types) throw new Error(`upsert: unknown table ${spec.table}`);
+    const definitions = spec.insert.map((column) => {
+      const type = types.get(column);
+      if (!type) throw new Error(`upsert: unknown column ${spec.table}.${column}`);
+      return `${ident(column)} ${type}`;
+    });
+    const list = spec.insert.map(ident).join(", ");
+    const value = (column: string) => spec.merge?.[column] ?? `EXCLUDED.${ident(column)}`;
+    const sets = [...spec.update.map((c) => `${ident(c)} = ${value(c)}`), ...(spec.touch ?? []).map((c) => `${ident(c)} = now()`)];
+    // A one-element row comparison would be a plain parenthesised value; both forms compare the same way.
+    const current = spec.update.map((c) => `t.${ident(c)}`).join(", ");
+    const incoming = spec.update.map(value).join(", ");
+    const returning = ["(xmax = 0) AS _inserted", ...(spec.returning ?? []).map((c) => `t.${ident(c)}`)].join(", ");
+    const onConflict = spec.update.length
+      ? `DO UPDATE SET ${sets.join(", ")} WHERE (${current}) IS DISTINCT FROM (${incoming})`
+      : "DO NOTHING";
+    return `INSERT INTO ${ident(spec.table)} AS t (${list})
+SELECT ${list} FROM jsonb_to_recordset($1::jsonb) AS x(${definitions.join(", ")})
+ON CONFLICT (${spec.key.map(ident).join(", ")}) ${onConflict}
+RETURNING ${returning}`;
+  }
+}
+
+/** Reports a repeated publisher id as a value problem of the later row (a batch may not hit a row twice). */
+export class SeenKeys {
+  private readonly lines = new Map<string, number>();
+
+  check(key: string, line: number, what: string): string | null {
+    const first = this.lines.get(key);
+    if (first !== undefined) return `${what} ${key} already appeared on line ${first}`;
+    this.lines.set(key, line);
+    return null;
+  }
+}
+
+export const BATCH_SIZE = 500;
