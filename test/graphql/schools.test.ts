@@ -16,7 +16,12 @@ describe("schools over GraphQL: District.schools, School.district, updateSchool,
       districts.push(id);
       schoolsOf[id] = [];
       for (let j = 0; j < i; j += 1) {
-        const school = await insertSchool(t.db, { name: `S${i}-${j}`, district_id: id, student_count: 100 * (j + 1), ai_summary: `summary ${i}-${j}` });
+        const school = await insertSchool(t.db, {
+          name: `S${i}-${j}`,
+          district_id: id,
+          student_count: 100 * (j + 1),
+          ai_summary: `summary ${i}-${j}`,
+        });
         schoolsOf[id].push(school);
         await insertSchoolStats(t.db, school, 2022, { total_enrollment: 90 * (j + 1) });
         await insertSchoolStats(t.db, school, 2023, { total_enrollment: 100 * (j + 1) });
@@ -39,7 +44,9 @@ describe("schools over GraphQL: District.schools, School.district, updateSchool,
     expect(data.map((d) => d.name)).toEqual(["District 0", "District 1", "District 2", "District 3", "District 4", "District 5"]);
     for (const [i, d] of data.entries()) {
       expect(d.schools.pagination).toEqual({ total: i, limit: 2, offset: 0, hasMore: i > 2 });
-      const expected = Array.from({ length: i }, (_, j) => `S${i}-${j}`).reverse().slice(0, 2);
+      const expected = Array.from({ length: i }, (_, j) => `S${i}-${j}`)
+        .reverse()
+        .slice(0, 2);
       expect(d.schools.data.map((s) => s.name)).toEqual(expected);
       for (const s of d.schools.data) expect(s.district).toEqual({ id: d.id, name: d.name });
     }
@@ -53,7 +60,10 @@ describe("schools over GraphQL: District.schools, School.district, updateSchool,
     expect(res.errors).toBeUndefined();
     const byName = Object.fromEntries(res.data.districts.data.map((d: any) => [d.name, d.schools]));
     expect(byName["District 2"]).toEqual({ data: [], pagination: { total: 2, offset: 3, hasMore: false } });
-    expect(byName["District 5"]).toEqual({ data: [{ name: "S5-3" }, { name: "S5-4" }], pagination: { total: 5, offset: 3, hasMore: false } });
+    expect(byName["District 5"]).toEqual({
+      data: [{ name: "S5-3" }, { name: "S5-4" }],
+      pagination: { total: 5, offset: 3, hasMore: false },
+    });
     expect(byName["District 0"].pagination.total).toBe(0);
   });
 
@@ -76,7 +86,10 @@ describe("schools over GraphQL: District.schools, School.district, updateSchool,
       { id, orphan },
     );
     expect(res.errors).toBeUndefined();
-    expect(res.data.school).toEqual({ name: "S3-1", district: { name: "District 3", schools: { data: [{ name: "S3-0" }], pagination: { total: 3 } } } });
+    expect(res.data.school).toEqual({
+      name: "S3-1",
+      district: { name: "District 3", schools: { data: [{ name: "S3-0" }], pagination: { total: 3 } } },
+    });
     expect(res.data.orphan).toEqual({ name: "Orphan School", districtId: null, district: null });
     expect(res.data.missing).toBeNull();
     expect(res.data.schools.pagination.total).toBe(3);
@@ -115,7 +128,8 @@ describe("schools over GraphQL: District.schools, School.district, updateSchool,
   });
 
   it("a schools { district { schools } } query runs the same statements for limit 1 and 200", async () => {
-    const query = (limit: number) => `{ schools(limit: ${limit}, orderBy: student_count, orderAscending: false) { data { id district { id schools(limit: 3) { data { id district { id } } } } } } }`;
+    const query = (limit: number) =>
+      `{ schools(limit: ${limit}, orderBy: student_count, orderAscending: false) { data { id district { id schools(limit: 3) { data { id district { id } } } } } } }`;
     const count = async (limit: number) => {
       await t.graphql(query(limit));
       const before = t.db.stats.statements;

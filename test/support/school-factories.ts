@@ -40,7 +40,13 @@ export async function insertSchoolBreakdown(
   });
 }
 
-export async function insertUnlock(db: Db, organizationId: string, entityType: string, entityId: string, state = "unlocked"): Promise<string> {
+export async function insertUnlock(
+  db: Db,
+  organizationId: string,
+  entityType: string,
+  entityId: string,
+  state = "unlocked",
+): Promise<string> {
   return insert(db, "unlocks", {
     organization_id: organizationId,
     entity_type: entityType,

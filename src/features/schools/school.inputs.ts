@@ -34,7 +34,10 @@ export class SchoolFilter {
   @Field(() => LocaleBucket, { nullable: true }) locale?: LocaleBucket;
   @Field({ nullable: true, description: "Partial county name." }) county?: string;
   @Field(() => UUIDScalar, { nullable: true, description: "A list of the caller's organization." }) listId?: string;
-  @Field(() => [UUIDScalar], { nullable: true, description: "Schools whose district is in any of these lists of the caller's organization." })
+  @Field(() => [UUIDScalar], {
+    nullable: true,
+    description: "Schools whose district is in any of these lists of the caller's organization.",
+  })
   districtListIds?: string[];
   @Field(() => [UUIDScalar], { nullable: true }) vendorIds?: string[];
   @Field(() => VendorCategory, { nullable: true }) vendorCategory?: VendorCategory;
