@@ -436,6 +436,7 @@ describe("demo layer", () => {
 
     for (const summary of summaries) {
       expect(summary.data_quality).toBe("complete");
+      expect(summary.subjects_available.length).toBeGreaterThan(0);
       expect(summary.coverage).toMatchObject({
         source_name: "Demo assessment source (not real results)",
         canonical_artifact_format: "csv",
@@ -528,6 +529,24 @@ describe("demo layer", () => {
         `SELECT count(*)::int AS v FROM childcare_people p JOIN childcare_centers c ON c.id = p.center_id WHERE c.source_key = 'ne:1' AND p.data_source = 'demo'`,
       ),
     ).toEqual([0]);
+  });
+
+  it("gives no assessment results to a school without a tested grade", async () => {
+    const [completedK2] = await column<number>(`SELECT count(*)::int AS v FROM schools WHERE grade_high = '02' AND status = 'completed'`);
+    expect(completedK2).toBeGreaterThan(0);
+    expect(
+      await column(
+        `SELECT count(*)::int AS v FROM schools s WHERE s.grade_high = '02'
+            AND (EXISTS (SELECT 1 FROM assessment_summaries a WHERE a.school_id = s.id)
+                 OR EXISTS (SELECT 1 FROM assessment_grade_rows g WHERE g.school_id = s.id))`,
+      ),
+    ).toEqual([0]);
+  });
+
+  it("lets concurrent seeders run one after the other with the same result", async () => {
+    const results = await Promise.all([seedDemoLayer(db, { projectIds: projects }), seedDemoLayer(db, { projectIds: projects })]);
+    expect(results).toEqual([third, third]);
+    expect(await fingerprint()).toEqual(thirdPrint);
   });
 
   it("moves the subset cleanly when the catalogue grows: demo marks outside it return to pending", async () => {

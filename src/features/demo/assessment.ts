@@ -124,6 +124,8 @@ export function buildAssessments(seed: number, targets: readonly AssessmentTarge
   }
 
   for (const { entity, low, high } of targets) {
+    // A school with no tested grade (a K-2 school, say) has no results to report: no summary at all.
+    if (!SUBJECTS.some((subject) => TESTED_GRADES[subject].some((g) => g >= low && g <= high))) continue;
     const rng = new DemoRandom(seed, `assessment/${entity.kind}/${entity.fed_id}`);
     const owner = entity.kind === "district" ? { district_id: entity.id, school_id: null } : { district_id: null, school_id: entity.id };
     const gradesBySubject = Object.fromEntries(

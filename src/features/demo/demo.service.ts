@@ -97,11 +97,16 @@ export interface DemoSummary {
   rows: Record<DemoTable, number>;
 }
 
+/** Serialises concurrent seeders (several processes starting on one PostgreSQL); released at commit. */
+const DEMO_SEED_LOCK = 20261101;
+
 export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Promise<DemoSummary> {
   const seed = options.seed ?? DEFAULT_DEMO_SEED;
+  if (!Number.isSafeInteger(seed)) throw new TypeError(`seedDemoLayer: seed must be an integer, got ${seed}`);
   const projects = options.projectIds ?? [];
   // Inside the transaction only `q` is used: embedded PGlite has one connection and would deadlock on `db`.
   return db.transaction(async (q) => {
+    await q.query(`SELECT pg_advisory_xact_lock(${DEMO_SEED_LOCK})`);
     const types = await readColumnTypes(q, DEMO_TABLES);
     const selection = await selectSubset(q);
     await deleteDemoRows(
