@@ -2,12 +2,20 @@ import type { Db } from "../db/client";
 import type { Viewer } from "../features/auth/viewer";
 import { createDistrictLoaders } from "../features/districts/district.loaders";
 import { createSchoolLoaders } from "../features/schools/school.loaders";
+import { createAssessmentLoaders } from "../features/assessments/assessment.loaders";
+import { createEventLoaders } from "../features/events/event.service";
+import { createIntelligenceLoaders } from "../features/intelligence/intelligence.loaders";
+import { createSpecialEducationLoaders } from "../features/special-education/special-education.loaders";
 
 /** Every feature's loaders, created fresh for each request (never shared across requests). */
 export function createLoaders(db: Db, viewer: Viewer) {
   return {
     districts: createDistrictLoaders(db, viewer),
     schools: createSchoolLoaders(db, viewer),
+    assessments: createAssessmentLoaders(db),
+    specialEducation: createSpecialEducationLoaders(db),
+    intelligence: createIntelligenceLoaders(db, viewer),
+    events: createEventLoaders(db),
   };
 }
 
