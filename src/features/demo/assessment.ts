@@ -34,6 +34,9 @@ export function gradeNumber(grade: string | null): number | null {
   return Number.isFinite(parsed) ? parsed : null;
 }
 
+export const hasTestedGrade = (low: number, high: number): boolean =>
+  SUBJECTS.some((subject) => TESTED_GRADES[subject].some((grade) => grade >= low && grade <= high));
+
 export interface AssessmentTarget {
   entity: DemoEntity;
   /** Inclusive grade span; districts test every grade. */
@@ -125,7 +128,7 @@ export function buildAssessments(seed: number, targets: readonly AssessmentTarge
 
   for (const { entity, low, high } of targets) {
     // A school with no tested grade (a K-2 school, say) has no results to report: no summary at all.
-    if (!SUBJECTS.some((subject) => TESTED_GRADES[subject].some((g) => g >= low && g <= high))) continue;
+    if (!hasTestedGrade(low, high)) continue;
     const rng = new DemoRandom(seed, `assessment/${entity.kind}/${entity.fed_id}`);
     const owner = entity.kind === "district" ? { district_id: entity.id, school_id: null } : { district_id: null, school_id: entity.id };
     const gradesBySubject = Object.fromEntries(

@@ -9,7 +9,7 @@
  * derived from the reference day 2026-11-01, so a second run over the same catalogue changes nothing.
  */
 import type { Db, Queryable } from "../../db/client";
-import { buildAssessments, gradeNumber, type AssessmentTarget } from "./assessment";
+import { buildAssessments, gradeNumber, hasTestedGrade, type AssessmentTarget } from "./assessment";
 import { buildAssociations, buildChildcarePeople } from "./associations";
 import { type DemoRow, insertRows, readColumnTypes } from "./bulk";
 import { DEMO_ERROR_PREFIX, DEMO_SOURCE, DEMO_SUMMARY_PREFIX, PREFERRED_STATES } from "./catalog";
@@ -129,6 +129,7 @@ export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Prom
       ...schools
         .filter((s) => selection.assessmentSchoolIds.has(s.id))
         .map((entity) => ({ entity, ...schoolGradeSpan(selection.schoolGrades.get(entity.id)) }))
+        .filter((target) => hasTestedGrade(target.low, target.high))
         .slice(0, DEMO_LIMITS.assessmentSchools),
     ];
     const associationStates = [...new Set(districts.map((d) => d.state))].slice(0, DEMO_LIMITS.associationStates);
