@@ -1,14 +1,15 @@
 /**
  * Turns the declarative table (routes.ts) into an Express router. Every request runs its GraphQL
- * operation through the same executor as /graphql (same context, loaders, rules and error model).
+ * operation (snake_case-aliased once, here) with the same schema, context, loaders, validation rules
+ * and error model as /graphql.
  */
 import { Router, type Request, type Response } from "express";
 import { getOperationAST, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
 import { coerceParameters, coerceString, operationVariables, ParameterError } from "./coerce";
 import { fromGraphQLError, httpError } from "./errors";
-import { camel } from "./naming";
+import { camel, snake } from "./naming";
 import type { RouteSpec } from "./route";
-import { compileShape } from "./shape";
+import { withSnakeAliases } from "./aliases";
 
 export interface GraphQLExecutor {
   schema: GraphQLSchema;
@@ -26,7 +27,7 @@ export function createRestRouter(routes: RouteSpec[], executor: GraphQLExecutor)
     const operation = getOperationAST(spec.document);
     if (!operation) throw new Error(`${spec.method} ${spec.path}: document has no single operation`);
     const variables = operationVariables(executor.schema, operation);
-    const shape = compileShape(executor.schema, spec.document, operation);
+    const document = withSnakeAliases(spec.document);
     const pathParams = [...spec.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
     const reserved = new Set(pathParams.map(camel));
     for (const name of reserved) if (!variables.has(name)) throw new Error(`${spec.method} ${spec.path}: operation lacks $${name}`);
@@ -48,15 +49,27 @@ export function createRestRouter(routes: RouteSpec[], executor: GraphQLExecutor)
         if (error instanceof ParameterError) return send(res, httpError("BAD_USER_INPUT", error.message));
         throw error;
       }
-      const result = await executor.execute(spec.document, vars, req, res);
-      if (result.errors?.length) return send(res, fromGraphQLError(result.errors[0]));
-      let value: unknown = shape(result.data);
+      const result = await executor.execute(document, vars, req, res);
+      if (result.errors?.length) return send(res, fromGraphQLError(restNames(result.errors[0])));
+      let value: unknown = result.data;
       for (const key of spec.select) value = (value as Record<string, unknown> | null)?.[key] ?? null;
       if (value === null) return send(res, httpError("NOT_FOUND", `${req.path} not found`));
       res.status(spec.status ?? 200).json(spec.wrap ? { data: value } : value);
     });
   }
   return router;
+}
+
+/**
+ * GraphQL's own input errors name variables and input paths in camelCase ("$input" at "input.studentCount");
+ * REST callers sent snake_case, so name the parameter or body property as they wrote it.
+ */
+function restNames(error: GraphQLFormattedError): GraphQLFormattedError {
+  const message = error.message
+    .replace(/Variable "\$input" got invalid value (.*?) at "input\.([\w.]+)"; /, (_m, value: string, path: string) => `body property ${path.split(".").map(snake).join(".")} got invalid value ${value}: `)
+    .replace(/Variable "\$input" got invalid value (.*?); Field "(\w+)" is not defined by type "\w+"\.?/, (_m, _v, field: string) => `unknown body property ${snake(field)}`)
+    .replace(/Variable "\$(\w+)"/g, (_m, name: string) => `parameter ${snake(name)}`);
+  return { ...error, message };
 }
 
 function send(res: Response, body: { statusCode: number }): void {

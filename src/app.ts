@@ -3,11 +3,12 @@
  * REST adapter at /api/v1 (which runs GraphQL operations through the same Apollo server).
  */
 import crypto from "node:crypto";
-import { ApolloServer, type GraphQLRequestContext } from "@apollo/server";
+import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { type NextFunction, type Request, type Response } from "express";
-import type { GraphQLFormattedError } from "graphql";
+import { specifiedRules, validate, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule } from "graphql";
+import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import { httpError } from "../rest-adapter/errors";
 import { createRestRouter, type GraphQLExecutor } from "../rest-adapter/router";
 import { routes } from "../rest-adapter/routes";
@@ -78,14 +79,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   app.use("/graphql", authenticate, json, expressMiddleware(apollo, { context: async ({ req, res }) => contextFor(req, res) }));
 
-  const executor: GraphQLExecutor = {
-    schema,
-    async execute(document, variables, req, res) {
-      const response = await apollo.executeOperation({ query: document, variables }, { contextValue: contextFor(req, res) });
-      if (response.body.kind !== "single") throw new Error("incremental delivery is not used by REST routes");
-      return response.body.singleResult as { data?: Record<string, unknown> | null; errors?: readonly GraphQLFormattedError[] };
-    },
-  };
+  const executor = createJitExecutor(schema, [depthLimitRule(env.GRAPHQL_MAX_DEPTH), costLimitRule(env.GRAPHQL_MAX_COST)], contextFor);
   app.use("/api/v1", authenticate, json, createRestRouter(routes, executor));
 
   app.use((req, res) => {
@@ -125,6 +119,45 @@ function errorHandler(error: unknown, req: Request, res: Response, _next: NextFu
   res.status(body.statusCode).json({ ...body, ...(body.statusCode === 500 ? { request_id: res.locals.requestId } : {}) });
 }
 
+/**
+ * REST runs a fixed set of operations, so each is validated (same rules as /graphql) and compiled with
+ * graphql-jit once, then executed against the same schema, context factory and error masking as
+ * Apollo's /graphql. Compiling removes graphql-js's per-field interpretation from the hot list paths.
+ */
+function createJitExecutor(
+  schema: GraphQLSchema,
+  rules: ValidationRule[],
+  contextFor: (req: Request, res: Response) => Context,
+): GraphQLExecutor {
+  const compiled = new WeakMap<DocumentNode, CompiledQuery>();
+  const compile = (document: DocumentNode): CompiledQuery => {
+    const errors = validate(schema, document, [...specifiedRules, ...rules]);
+    if (errors.length) throw new Error(`REST operation is invalid: ${errors.map((e) => e.message).join("; ")}`);
+    const query = compileQuery(schema, document);
+    if (!isCompiledQuery(query)) throw new Error(`REST operation does not compile: ${JSON.stringify(query.errors)}`);
+    compiled.set(document, query);
+    return query;
+  };
+  return {
+    schema,
+    async execute(document, variables, req, res) {
+      const query = compiled.get(document) ?? compile(document);
+      const result = await query.query(undefined, contextFor(req, res), variables);
+      // Errors without data were raised before execution (variable values the types reject): the
+      // caller's input, as graphql-js and Apollo classify them.
+      const requestError = result.data === undefined || result.data === null ? "BAD_USER_INPUT" : undefined;
+      return {
+        data: result.data as Record<string, unknown> | null | undefined,
+        errors: result.errors?.map((error) => {
+          const formatted = error.toJSON();
+          if (requestError && !formatted.extensions?.code) return { ...formatted, extensions: { ...formatted.extensions, code: requestError } };
+          return maskError(formatted, error);
+        }),
+      };
+    },
+  };
+}
+
 /** GraphQL errors: coded AppErrors and GraphQL's own validation errors pass; anything else is masked. */
 function maskError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = (error as { originalError?: unknown })?.originalError;
@@ -135,4 +168,3 @@ function maskError(formatted: GraphQLFormattedError, error: unknown): GraphQLFor
   return { message: "internal error", extensions: { code: "INTERNAL_SERVER_ERROR" } };
 }
 
-export type { GraphQLRequestContext };

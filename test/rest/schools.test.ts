@@ -634,12 +634,12 @@ describe("schools REST: list, detail, filters, gating, PATCH", () => {
         [{ name: null }, "name"],
         [{ name: "  " }, "name"],
         [{ fed_id: null }, "fed_id"],
-        // Type errors come from GraphQL input coercion, which names the camelCase input path (see report).
-        [{ student_count: "many" }, "studentCount"],
-        [{ student_count: 1.5 }, "studentCount"],
+        // Type errors come from GraphQL input coercion; the router renames them to the body's snake_case.
+        [{ student_count: "many" }, "student_count"],
+        [{ student_count: 1.5 }, "student_count"],
         [{ student_count: -3 }, "student_count"],
         [{ student_teacher_ratio: -1 }, "student_teacher_ratio"],
-        [{ student_teacher_ratio: "high" }, "studentTeacherRatio"],
+        [{ student_teacher_ratio: "high" }, "student_teacher_ratio"],
         [{ website_url: "not a url" }, "website_url"],
         [{ website_url: "ftp://x.example" }, "website_url"],
         [{ grade_levels: "college" }, "grade_levels"],
