@@ -14,40 +14,59 @@ export async function loadDistrictIds(q: Queryable): Promise<Map<string, string>
   return new Map(rows.map((r) => [r.fed_id, r.id]));
 }
 
-const GENERIC_DISTRICT_WORDS =
-  /\b(public schools?|school district|school corporation|community schools?|city schools|county schools|local schools|consolidated schools|area schools|unified school district|independent school district|board of education|school board|schools|district)( number \d+[a-z]?| \d+[a-z]?)?$/;
+const GENERIC_DISTRICT_SUFFIX =
+  /\b(public schools?|school district|school corporation|community schools?|consolidated schools|unified school district|independent school district|board of education|school board|schools|school system|district)( number \d+[a-z]?| \d+[a-z]?)?$/;
+const GENERIC_DISTRICT_PREFIX = /^(board of education of|school district of|school board of|schools of)\s+/;
+const PLACE_SUFFIX = /\s+(county|parish|city|town|township|borough|area|village)$/;
+
+/**
+ * Ever shorter keys for one district name: as written, without the generic "public schools" /
+ * "board of education" words, and without a trailing "county" / "city" ("Jackson County School
+ * District" -> "jackson county" -> "jackson", which is how Florida's directory names it).
+ */
+function districtKeys(name: string): string[] {
+  const full = districtKey(name);
+  const base = full.replace(GENERIC_DISTRICT_PREFIX, "").replace(GENERIC_DISTRICT_SUFFIX, "").trim();
+  const place = base.replace(PLACE_SUFFIX, "").trim();
+  return [full, base, place];
+}
 
 /** Finds the school district an organization name denotes, within one state ("Worcester Public Schools" -> Worcester). */
 export class DistrictMatcher {
-  private constructor(
-    private readonly exact: Map<string, string | null>,
-    private readonly stripped: Map<string, string | null>,
-  ) {}
+  private constructor(private readonly levels: Map<string, string | null>[]) {}
 
   static async load(q: Queryable): Promise<DistrictMatcher> {
     const rows = await q.query<{ id: string; name: string; state: string }>(`SELECT id, name, state FROM districts`);
-    const exact = new Map<string, string | null>();
-    const stripped = new Map<string, string | null>();
-    // A key shared by two districts is ambiguous: it matches neither.
-    const put = (map: Map<string, string | null>, key: string, id: string) => map.set(key, map.has(key) && map.get(key) !== id ? null : id);
+    const levels = [new Map<string, string | null>(), new Map<string, string | null>(), new Map<string, string | null>()];
     for (const row of rows) {
-      const key = districtKey(row.name);
-      put(exact, `${row.state}|${key}`, row.id);
-      const base = key.replace(GENERIC_DISTRICT_WORDS, "").trim();
-      if (base && base !== key) put(stripped, `${row.state}|${base}`, row.id);
-      else if (base) put(stripped, `${row.state}|${base}`, row.id);
+      districtKeys(row.name).forEach((key, level) => {
+        if (!key) return;
+        const map = levels[level]!;
+        const k = `${row.state}|${key}`;
+        // A key shared by two districts is ambiguous: it matches neither.
+        map.set(k, map.has(k) && map.get(k) !== row.id ? null : row.id);
+      });
     }
-    return new DistrictMatcher(exact, stripped);
+    return new DistrictMatcher(levels);
   }
 
-  /** The district's id, or null when the name names no single district of that state. */
+  /**
+   * The district's id, or null when the name names no single district of that state. Shortened keys
+   * are tried only for names that say they are a school district, so "Lincoln Learning Center" never
+   * matches Lincoln Public Schools.
+   */
   match(name: string, state: string): string | null {
-    const key = districtKey(name);
-    const direct = this.exact.get(`${state}|${key}`);
+    const keys = districtKeys(name);
+    const direct = this.levels[0]!.get(`${state}|${keys[0]}`);
     if (direct) return direct;
     if (!looksLikeSchoolDistrict(name)) return null;
-    const base = key.replace(GENERIC_DISTRICT_WORDS, "").trim();
-    return (base && this.stripped.get(`${state}|${base}`)) || null;
+    for (let level = 1; level < keys.length; level += 1) {
+      const key = keys[level];
+      if (!key) continue;
+      const hit = this.levels[level]!.get(`${state}|${key}`);
+      if (hit !== undefined) return hit;
+    }
+    return null;
   }
 }
 
@@ -64,6 +83,7 @@ export interface KnownOperator {
   ein: string | null;
   chainKey: string | null;
   dataSource: string;
+  kind: string;
 }
 
 /**
@@ -77,11 +97,11 @@ export class OperatorRegistry {
 
   static async load(q: Queryable): Promise<OperatorRegistry> {
     const registry = new OperatorRegistry();
-    const rows = await q.query<{ id: string; normalized_name: string; state: string | null; ein: string | null; chain_key: string | null; data_source: string }>(
-      `SELECT id, normalized_name, state, ein, chain_key, data_source FROM operators WHERE merged_into_id IS NULL ORDER BY created_at, id`,
+    const rows = await q.query<{ id: string; normalized_name: string; state: string | null; ein: string | null; chain_key: string | null; data_source: string; kind: string }>(
+      `SELECT id, normalized_name, state, ein, chain_key, data_source, kind FROM operators WHERE merged_into_id IS NULL ORDER BY created_at, id`,
     );
     for (const row of rows) {
-      registry.remember(row.normalized_name, row.state, { id: row.id, ein: row.ein, chainKey: row.chain_key, dataSource: row.data_source });
+      registry.remember(row.normalized_name, row.state, { id: row.id, ein: row.ein, chainKey: row.chain_key, dataSource: row.data_source, kind: row.kind });
     }
     return registry;
   }
@@ -151,7 +171,13 @@ export class OperatorRegistry {
         const id = bySlug.get(row.slug as string)!;
         ids.set(key, id);
         const [normalized, state] = key.split("|");
-        this.remember(normalized!, state || null, { id, ein: null, chainKey: (row.chain_key as string | null) ?? null, dataSource: row.data_source as string });
+        this.remember(normalized!, state || null, {
+          id,
+          ein: null,
+          chainKey: (row.chain_key as string | null) ?? null,
+          dataSource: row.data_source as string,
+          kind: row.kind as string,
+        });
       }
       counts.inserted += result.inserted;
       counts.unchanged += fresh.size - result.inserted;

@@ -47,6 +47,7 @@ const DISTRICT_ABBREVIATIONS: Record<string, string> = {
   cnty: "county",
   twp: "township",
   cons: "consolidated",
+  con: "consolidated",
   consol: "consolidated",
   reg: "regional",
   ind: "independent",
@@ -89,7 +90,17 @@ const ORGANIZATION_WORDS =
  * operators (operators are organizations).
  */
 export function looksLikePerson(name: string): boolean {
-  const cleaned = name.trim().replace(/^(dr|mr|mrs|ms|rev|pastor)\.?\s+/i, "");
+  // "Jarren Rogers, Pastor of ..." is a person with a title; "Faith Church, Inc." is not.
+  const [first = "", ...rest] = name.split(",");
+  if (rest.length && !/\b(inc|llc|corp|ltd|co)\b/i.test(rest.join(",")) && isPersonName(first)) return true;
+  return isPersonName(name);
+}
+
+function isPersonName(name: string): boolean {
+  const cleaned = name
+    .trim()
+    .replace(/^(dr|mr|mrs|ms|rev|pastor)\.?\s+/i, "")
+    .replace(/\s+-\s+/g, "-");
   if (ORGANIZATION_WORDS.test(cleaned) || /\d/.test(cleaned)) return false;
   const parts = cleaned.split(/[\s,]+/).filter(Boolean);
   return parts.length >= 2 && parts.length <= 4 && parts.every((p) => /^[A-Za-z][A-Za-z.'-]*$/.test(p));
@@ -99,20 +110,24 @@ export type OperatorKind = "nonprofit" | "company" | "government" | "tribe" | "c
 
 const TRIBE = /\b(tribe|tribes|tribal|nation|band of|pueblo|rancheria|indian community|native village|reservation|confederated|chickasaw|cherokee|choctaw|navajo|sioux|ojibwe|chippewa)\b/i;
 const GOVERNMENT =
-  /(^(city|county|town|village|borough|state|township|parish|municipality|commonwealth) of\b)|\b(county (board|commission|commissioners|government)|board of (county )?commissioners|department of|dept\.? of|public health|housing authority|community college|state university|county$|government)\b/i;
+  /(^(city|county|town|village|borough|state|township|parish|municipality|commonwealth|municipio) (of|de)\b)|\b(county (board|commission|commissioners|government)|board of (county )?commissioners|department of|dept\.? of|public health|housing authority|community college|state university|government|gobierno|municipio)\b/i;
+/** "... County" alone says government only when nothing else says nonprofit ("Community Action of X County"). */
+const WEAK_GOVERNMENT = /\b(county|parish|city)$/i;
 const CHURCH = /\b(church|parish|diocese|archdiocese|congregation|synagogue|temple|mosque|ministry|ministries|chapel|assembly of god|tabernacle)\b/i;
-const CHARITY_WORDS = /\b(charities|social services|family services|services)\b/i;
+const CHARITY_WORDS = /\b(charities|social services|family services|services|school board|school district)\b/i;
 const COMPANY = /\b(llc|l\.l\.c|ltd|pllc|llp|lp)\b|\b(kindercare|la petite|childtime|learning care group|bright horizons|goddard|primrose|cadence education|kiddie academy|tutor time|learning experience|lightbridge|guidepost)\b/i;
 const NONPROFIT =
-  /\b(ymca|ywca|young mens christian|young womens christian|boys and girls|boys & girls|community action|head start|foundation|association|society|council|united way|salvation army|goodwill|charities|opportunit|coalition|league|alliance|institute|family service|child development|economic|catholic|lutheran|methodist|presbyterian|episcopal|jewish|easter ?seals|arc of|volunteers of america|not for profit|nonprofit)\b/i;
+  /\b(ymca|ywca|young mens christian|young womens christian|boys and girls|boys & girls|community action|action|head start|foundation|association|society|council|united way|salvation army|goodwill|charities|opportunit|coalition|league|alliance|institute|family service|child development|economic|catholic|lutheran|methodist|presbyterian|episcopal|jewish|easter ?seals|arc of|volunteers of america|not for profit|nonprofit|services)\b/i;
 
 /** Kind from the name alone; the IRS ingest later marks matched exempt organizations as nonprofit or church. */
 export function kindFromName(name: string, fallback: OperatorKind): OperatorKind {
-  if (TRIBE.test(name)) return "tribe";
-  if (GOVERNMENT.test(name)) return "government";
-  if (CHURCH.test(name) && !CHARITY_WORDS.test(name)) return "church";
+  const cleaned = normalizeName(name);
+  if (TRIBE.test(cleaned)) return "tribe";
+  if (GOVERNMENT.test(cleaned)) return "government";
+  if (CHURCH.test(cleaned) && !CHARITY_WORDS.test(cleaned)) return "church";
   if (COMPANY.test(name)) return "company";
-  if (NONPROFIT.test(name)) return "nonprofit";
+  if (NONPROFIT.test(cleaned)) return "nonprofit";
+  if (WEAK_GOVERNMENT.test(cleaned) && !/\bof\b/.test(cleaned)) return "government";
   return fallback;
 }
 

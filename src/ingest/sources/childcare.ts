@@ -87,8 +87,10 @@ export async function runRoster(ctx: IngestContext, roster: RosterSource): Promi
       const center = roster.parse(row);
       const duplicate = seen.check(center.source_key, row.line, "license");
       if (duplicate) throw new RowError(duplicate);
-      const districtId = center.licensee_name ? districts.match(center.licensee_name, center.state) : null;
-      const districtOperated = center.district_operated || districtId !== null || (center.licensee_name !== null && looksLikeSchoolDistrict(center.licensee_name));
+      // "Michigan City Area Schools - Safe Harbor": the district is the part before " - ".
+      const names = center.licensee_name ? [center.licensee_name, center.licensee_name.split(" - ")[0]!.trim()] : [];
+      const districtId = names.map((n) => districts.match(n, center.state)).find((id) => id) ?? null;
+      const districtOperated = center.district_operated || districtId !== null || names.some(looksLikeSchoolDistrict);
       const key = center.licensee_name ? chainKey(center.licensee_name) || null : null;
       if (key) {
         const licensee = licensees.get(key) ?? { name: center.licensee_name!, state: center.state, centers: 0, district: false };

@@ -3,7 +3,8 @@
  * return), fiscal_year_end and kind (church when the foundation code says church, else nonprofit).
  *
  * Each organization is matched, in order, to an operator with its EIN, or to an operator without an
- * EIN whose normalized name (NAME or SORT_NAME) and state agree. Unmatched organizations become
+ * EIN whose normalized name (NAME or SORT_NAME) and state agree (never a tribe or a government: a BMF
+ * entry carrying a tribe's name is a related body such as its health foundation). Unmatched ones become
  * operators only when they are child care: NTEE P33 (child day care) or B21 (preschools). Everything
  * else (schools, scholarships, PTAs, unrelated charities) is counted as skipped. A child care
  * organization added here is linked to the licensed centers it holds (same normalized name and state).
@@ -103,7 +104,8 @@ async function run(ctx: IngestContext): Promise<void> {
         let operator: KnownOperator | undefined = registry.findByEin(org.ein);
         if (!operator) {
           const candidate = registry.find(org.name, org.state) ?? (org.sortName ? registry.find(org.sortName, org.state) : undefined);
-          if (candidate && !candidate.ein) {
+          // Tribes and governments are not exempt organizations: a BMF entry with their name is a related body.
+          if (candidate && !candidate.ein && candidate.kind !== "tribe" && candidate.kind !== "government") {
             registry.claimEin(candidate, org.ein);
             operator = candidate;
             byName += 1;
@@ -130,7 +132,7 @@ async function run(ctx: IngestContext): Promise<void> {
       const links: { id: string; operator_id: string }[] = [];
       for (const r of result.rows) {
         const row = createdByEin.get(r.ein)!;
-        registry.remember(row.normalized_name as string, row.state as string, { id: r.id, ein: r.ein, chainKey: null, dataSource: DATA_SOURCE });
+        registry.remember(row.normalized_name as string, row.state as string, { id: r.id, ein: r.ein, chainKey: null, dataSource: DATA_SOURCE, kind: row.kind as string });
         for (const centerId of unlinked.get(OperatorRegistry.key(row.normalized_name as string, row.state as string)) ?? []) {
           links.push({ id: centerId, operator_id: r.id });
         }

@@ -32,7 +32,8 @@ const SCHOOL_COLUMNS = [
   "Student Teacher Ratio*", "Free Lunch*", "Reduced Lunch*", "Type", "Status",
 ]; // prettier-ignore
 
-const isSchoolFile = (header: readonly string[]) => header.includes("NCES School ID");
+/** A school export names schools; anything else is read as a district export (and its header checked as one). */
+const isSchoolFile = (header: readonly string[]) => header.includes("NCES School ID") || header.includes("School Name");
 
 // ---------------------------------------------------------------- districts export
 
