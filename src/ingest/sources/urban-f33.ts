@@ -3,7 +3,7 @@
  * the finance columns of district_annual_stats for school year 2017-18 (finance_fiscal_year 2018), and
  * the district record's headline finance fields. ODC-By 1.0: every row carries the attribution in
  * source_urls. Per-student amounts are left null: the extract's enrollment is from 2022, not FY2018.
- * Rows whose finance values are all "Missing/not reported" (four state-run schools) write nothing.
+ * Rows with no finance value at all ("Missing/not reported" or blank: six TN state agencies) write nothing.
  */
 import type { CsvRow } from "../csv";
 import { loadDistrictIds } from "../lookups";
