@@ -31,6 +31,8 @@ export interface CsvFile {
   readonly read: number;
   /** sha256 of the file's bytes as stored (before gunzip); complete once rows() is exhausted. */
   sha256(): string;
+  /** Stops reading and closes the file (safe to call more than once, and after the end). */
+  close(): Promise<void>;
 }
 
 export interface OpenCsvOptions {
@@ -87,20 +89,30 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
     }
   };
 
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    progress.done();
+    await iterator.return?.();
+  };
+  const refuse = async (message: string): Promise<never> => {
+    await close();
+    return fail(message);
+  };
+
   const first = await next();
   if (first.done) fail("file has no header row");
   const header = first.value.record.map((h) => h.trim());
   const seen = new Set<string>();
   for (const column of header) {
-    if (column === "") fail("line 1: the header has an empty column name");
-    if (seen.has(column)) fail(`line 1: the header names column "${column}" twice`);
+    // Unnamed columns (a trailing comma) are tolerated and never read.
+    if (column !== "" && seen.has(column)) await refuse(`line 1: the header names column "${column}" twice`);
     seen.add(column);
   }
   const missing = (options.required?.(header) ?? []).filter((column) => !seen.has(column));
   if (missing.length) {
-    progress.done();
-    iterator.return?.();
-    fail(`line 1: the header lacks column(s) ${missing.map((c) => `"${c}"`).join(", ")}; found ${header.map((c) => `"${c}"`).join(", ")}`);
+    await refuse(`line 1: the header lacks column(s) ${missing.map((c) => `"${c}"`).join(", ")}; found ${header.map((c) => `"${c}"`).join(", ")}`);
   }
   const index = new Map(header.map((column, i) => [column, i]));
 
@@ -114,17 +126,14 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
       return read;
     },
     sha256: () => hash.copy().digest("hex"),
+    close,
     async *rows() {
       if (consumed) throw new Error(`${name}: rows() can be iterated once`);
       consumed = true;
-      let finished = false;
       try {
         for (;;) {
           const result = await next();
-          if (result.done) {
-            finished = true;
-            break;
-          }
+          if (result.done) break;
           const { record, info } = result.value;
           if (record.length !== header.length) {
             fail(
@@ -136,9 +145,8 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
           yield { line: info.lines, values: record, get: (column: string) => record[index.get(column) ?? -1] ?? "" };
         }
       } finally {
-        progress.done();
-        // Stopped early (an error while writing): close the file instead of leaving it open.
-        if (!finished) await iterator.return?.();
+        // Also when stopped early (an error while writing): close the file instead of leaving it open.
+        await close();
       }
     },
   };

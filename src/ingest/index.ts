@@ -68,7 +68,11 @@ export async function runIngest(db: Db, source: string, file: string, options: I
       label: `${source} ${name}`,
     });
     const tally = new Tally();
-    await ingestor.run({ q, source, csv, log, tally });
+    try {
+      await ingestor.run({ q, source, csv, log, tally });
+    } finally {
+      await csv.close();
+    }
     const written = tally.inserted + tally.updated + tally.unchanged + tally.rejected + tally.skipped;
     if (written !== csv.read) throw new Error(`${source}: accounting error, ${csv.read} rows read but ${written} accounted for`);
     const summary: IngestSummary = {
