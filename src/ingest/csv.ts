@@ -112,7 +112,9 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
   }
   const missing = (options.required?.(header) ?? []).filter((column) => !seen.has(column));
   if (missing.length) {
-    await refuse(`line 1: the header lacks column(s) ${missing.map((c) => `"${c}"`).join(", ")}; found ${header.map((c) => `"${c}"`).join(", ")}`);
+    await refuse(
+      `line 1: the header lacks column(s) ${missing.map((c) => `"${c}"`).join(", ")}; found ${header.map((c) => `"${c}"`).join(", ")}`,
+    );
   }
   const index = new Map(header.map((column, i) => [column, i]));
 
@@ -223,7 +225,9 @@ class Utf8Validator extends Transform {
     const line = this.newlines + countNewlines(bytes.subarray(this.carry.length, Math.max(this.carry.length, offset))) + 1;
     const byte = bytes[offset] ?? 0;
     const what = nul ? "a NUL byte (binary file?)" : `invalid UTF-8 (byte 0x${byte.toString(16).padStart(2, "0")})`;
-    return new BadRequestError(`${this.name}: line ${line}: ${what}; the file must be UTF-8 encoded (was it saved as Latin-1 / Windows-1252?)`);
+    return new BadRequestError(
+      `${this.name}: line ${line}: ${what}; the file must be UTF-8 encoded (was it saved as Latin-1 / Windows-1252?)`,
+    );
   }
 }
 

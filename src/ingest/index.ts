@@ -88,13 +88,10 @@ export async function runIngest(db: Db, source: string, file: string, options: I
       related: tally.related,
       ms: Math.round(performance.now() - started),
     };
-    await q.query(`INSERT INTO ingest_runs (source, file, file_sha256, started_at, finished_at, summary) VALUES ($1, $2, $3, $4, now(), $5::jsonb)`, [
-      source,
-      name,
-      csv.sha256(),
-      startedAt.toISOString(),
-      JSON.stringify(summary),
-    ]);
+    await q.query(
+      `INSERT INTO ingest_runs (source, file, file_sha256, started_at, finished_at, summary) VALUES ($1, $2, $3, $4, now(), $5::jsonb)`,
+      [source, name, csv.sha256(), startedAt.toISOString(), JSON.stringify(summary)],
+    );
     const related = Object.entries(tally.related).map(([table, c]) => `${table} +${c.inserted} ~${c.updated} =${c.unchanged}`);
     log(
       `${source} ${name}: read ${summary.read}, ${ingestor.table} +${summary.inserted} ~${summary.updated} =${summary.unchanged}, ` +

@@ -97,11 +97,25 @@ export class OperatorRegistry {
 
   static async load(q: Queryable): Promise<OperatorRegistry> {
     const registry = new OperatorRegistry();
-    const rows = await q.query<{ id: string; normalized_name: string; state: string | null; ein: string | null; chain_key: string | null; data_source: string; kind: string }>(
+    const rows = await q.query<{
+      id: string;
+      normalized_name: string;
+      state: string | null;
+      ein: string | null;
+      chain_key: string | null;
+      data_source: string;
+      kind: string;
+    }>(
       `SELECT id, normalized_name, state, ein, chain_key, data_source, kind FROM operators WHERE merged_into_id IS NULL ORDER BY created_at, id`,
     );
     for (const row of rows) {
-      registry.remember(row.normalized_name, row.state, { id: row.id, ein: row.ein, chainKey: row.chain_key, dataSource: row.data_source, kind: row.kind });
+      registry.remember(row.normalized_name, row.state, {
+        id: row.id,
+        ein: row.ein,
+        chainKey: row.chain_key,
+        dataSource: row.data_source,
+        kind: row.kind,
+      });
     }
     return registry;
   }
@@ -133,7 +147,11 @@ export class OperatorRegistry {
    * Ids of the candidates' operators, inserting the ones not known yet in one statement. Existing
    * operators are linked as they are: a source never renames an organization another source created.
    */
-  async ensure(q: Queryable, upserter: Upserter, candidates: readonly OperatorCandidate[]): Promise<{ ids: Map<string, string>; counts: TableCounts }> {
+  async ensure(
+    q: Queryable,
+    upserter: Upserter,
+    candidates: readonly OperatorCandidate[],
+  ): Promise<{ ids: Map<string, string>; counts: TableCounts }> {
     const ids = new Map<string, string>();
     const fresh = new Map<string, Row>();
     for (const candidate of candidates) {
@@ -163,7 +181,9 @@ export class OperatorRegistry {
       const missing = rows.filter((r) => !bySlug.has(r.slug as string)).map((r) => r.slug as string);
       if (missing.length) {
         // Same slug already taken by an operator this registry did not index (e.g. a merged one): link to it.
-        for (const r of await q.query<{ id: string; slug: string }>(`SELECT id, slug FROM operators WHERE slug = ANY($1::text[])`, [missing])) {
+        for (const r of await q.query<{ id: string; slug: string }>(`SELECT id, slug FROM operators WHERE slug = ANY($1::text[])`, [
+          missing,
+        ])) {
           bySlug.set(r.slug, r.id);
         }
       }

@@ -5,7 +5,23 @@
  */
 import crypto from "node:crypto";
 
-const LEGAL_SUFFIXES = new Set(["inc", "incorporated", "llc", "lc", "corp", "corporation", "co", "company", "ltd", "limited", "pllc", "llp", "lp", "pc", "nfp"]);
+const LEGAL_SUFFIXES = new Set([
+  "inc",
+  "incorporated",
+  "llc",
+  "lc",
+  "corp",
+  "corporation",
+  "co",
+  "company",
+  "ltd",
+  "limited",
+  "pllc",
+  "llp",
+  "lp",
+  "pc",
+  "nfp",
+]);
 
 function words(name: string): string[] {
   return name
@@ -108,14 +124,17 @@ function isPersonName(name: string): boolean {
 
 export type OperatorKind = "nonprofit" | "company" | "government" | "tribe" | "church" | "other";
 
-const TRIBE = /\b(tribe|tribes|tribal|nation|band of|pueblo|rancheria|indian community|native village|reservation|confederated|chickasaw|cherokee|choctaw|navajo|sioux|ojibwe|chippewa)\b/i;
+const TRIBE =
+  /\b(tribe|tribes|tribal|nation|band of|pueblo|rancheria|indian community|native village|reservation|confederated|chickasaw|cherokee|choctaw|navajo|sioux|ojibwe|chippewa)\b/i;
 const GOVERNMENT =
   /(^(city|county|town|village|borough|state|township|parish|municipality|commonwealth|municipio) (of|de)\b)|\b(county (board|commission|commissioners|government)|board of (county )?commissioners|department of|dept\.? of|public health|housing authority|community college|state university|government|gobierno|municipio)\b/i;
 /** "... County" alone says government only when nothing else says nonprofit ("Community Action of X County"). */
 const WEAK_GOVERNMENT = /\b(county|parish|city)$/i;
-const CHURCH = /\b(church|parish|diocese|archdiocese|congregation|synagogue|temple|mosque|ministry|ministries|chapel|assembly of god|tabernacle)\b/i;
+const CHURCH =
+  /\b(church|parish|diocese|archdiocese|congregation|synagogue|temple|mosque|ministry|ministries|chapel|assembly of god|tabernacle)\b/i;
 const CHARITY_WORDS = /\b(charities|social services|family services|services|school board|school district)\b/i;
-const COMPANY = /\b(llc|l\.l\.c|ltd|pllc|llp|lp)\b|\b(kindercare|la petite|childtime|learning care group|bright horizons|goddard|primrose|cadence education|kiddie academy|tutor time|learning experience|lightbridge|guidepost)\b/i;
+const COMPANY =
+  /\b(llc|l\.l\.c|ltd|pllc|llp|lp)\b|\b(kindercare|la petite|childtime|learning care group|bright horizons|goddard|primrose|cadence education|kiddie academy|tutor time|learning experience|lightbridge|guidepost)\b/i;
 const NONPROFIT =
   /\b(ymca|ywca|young mens christian|young womens christian|boys and girls|boys & girls|community action|action|head start|foundation|association|society|council|united way|salvation army|goodwill|charities|opportunit|coalition|league|alliance|institute|family service|child development|economic|catholic|lutheran|methodist|presbyterian|episcopal|jewish|easter ?seals|arc of|volunteers of america|not for profit|nonprofit|services)\b/i;
 

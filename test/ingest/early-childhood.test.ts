@@ -37,10 +37,22 @@ describe("hhs-head-start", () => {
     expect(await count(db, `SELECT 1 FROM operators`)).toBe(operators.inserted);
     // A recipient's Head Start and Early Head Start rows are one program; its delegate points to it.
     const [manchester] = await db.query(`SELECT * FROM head_start_programs WHERE source_key = '01CH010841'`);
-    expect(manchester).toMatchObject({ grant_number: "01CH010841", delegate_number: null, status: "active", report_year: 2022, state: "CT", operator_id: null });
+    expect(manchester).toMatchObject({
+      grant_number: "01CH010841",
+      delegate_number: null,
+      status: "active",
+      report_year: 2022,
+      state: "CT",
+      operator_id: null,
+    });
     expect(manchester!.district_id).not.toBeNull(); // Manchester Board of Education is a school district, not an operator
     const [enfield] = await db.query(`SELECT * FROM head_start_programs WHERE source_key = '01CH010841-001'`);
-    expect(enfield).toMatchObject({ name: "Enfield Head Start", delegate_number: "001", parent_program_id: manchester!.id, program_types: ["head_start"] });
+    expect(enfield).toMatchObject({
+      name: "Enfield Head Start",
+      delegate_number: "001",
+      parent_program_id: manchester!.id,
+      program_types: ["head_start"],
+    });
     const [both] = await db.query<{ program_types: string[] }>(
       `SELECT program_types FROM head_start_programs WHERE delegate_number IS NULL AND program_types @> ARRAY['head_start','early_head_start'] LIMIT 1`,
     );
@@ -49,7 +61,11 @@ describe("hhs-head-start", () => {
     const [linked] = await db.query(
       `SELECT o.kind, o.data_source, o.slug FROM head_start_programs h JOIN operators o ON o.id = h.operator_id WHERE h.recipient_name = 'Hualapai Tribe' LIMIT 1`,
     );
-    expect(linked).toMatchObject({ kind: "tribe", data_source: "hhs_ohs_pir_2019_2022", slug: expect.stringMatching(/^hualapai-tribe-az-[0-9a-f]{8}$/) });
+    expect(linked).toMatchObject({
+      kind: "tribe",
+      data_source: "hhs_ohs_pir_2019_2022",
+      slug: expect.stringMatching(/^hualapai-tribe-az-[0-9a-f]{8}$/),
+    });
   });
 
   it("changes nothing on a second run", async () => {
@@ -88,14 +104,21 @@ describe("childcare-ne", () => {
       chain: null,
       data_source: "ne_dhhs_childcare_roster_20260216",
     });
-    const ymca = await db.query<{ chain: string; operator_id: string }>(`SELECT chain, operator_id FROM childcare_centers WHERE licensee_name = 'YMCA OF GREATER OMAHA'`);
+    const ymca = await db.query<{ chain: string; operator_id: string }>(
+      `SELECT chain, operator_id FROM childcare_centers WHERE licensee_name = 'YMCA OF GREATER OMAHA'`,
+    );
     expect(ymca).toHaveLength(7);
     expect(new Set(ymca.map((c) => c.chain))).toEqual(new Set(["ymca-of-greater-omaha"]));
     expect(new Set(ymca.map((c) => c.operator_id)).size).toBe(1);
     const [operator] = await db.query(`SELECT * FROM operators WHERE id = $1`, [ymca[0]!.operator_id]);
     expect(operator).toMatchObject({ name: "YMCA OF GREATER OMAHA", kind: "nonprofit", chain_key: "ymca-of-greater-omaha", state: "NE" });
     // School districts and private persons run several centers too, but are not operators.
-    expect(await count(db, `SELECT 1 FROM childcare_centers WHERE licensee_name = 'KEARNEY PUBLIC SCHOOLS' AND district_operated AND district_id IS NOT NULL AND operator_id IS NULL`)).toBe(11);
+    expect(
+      await count(
+        db,
+        `SELECT 1 FROM childcare_centers WHERE licensee_name = 'KEARNEY PUBLIC SCHOOLS' AND district_operated AND district_id IS NOT NULL AND operator_id IS NULL`,
+      ),
+    ).toBe(11);
     expect(await count(db, `SELECT 1 FROM operators WHERE name IN ('KEARNEY PUBLIC SCHOOLS', 'CASEY MILLER')`)).toBe(0);
   });
 
@@ -128,10 +151,12 @@ describe("childcare-in", () => {
       accepts_subsidy: false,
       district_operated: false,
     });
-    expect(await db.query(`SELECT first_licensed::text, license_expires::text FROM childcare_centers WHERE source_key = 'IN:RM-99250-A'`)).toEqual([
-      { first_licensed: "1995-08-24", license_expires: "2023-03-31" },
-    ]);
-    expect(await count(db, `SELECT 1 FROM childcare_centers WHERE state = 'IN' AND license_type_raw = 'LEA' AND NOT district_operated`)).toBe(0);
+    expect(
+      await db.query(`SELECT first_licensed::text, license_expires::text FROM childcare_centers WHERE source_key = 'IN:RM-99250-A'`),
+    ).toEqual([{ first_licensed: "1995-08-24", license_expires: "2023-03-31" }]);
+    expect(
+      await count(db, `SELECT 1 FROM childcare_centers WHERE state = 'IN' AND license_type_raw = 'LEA' AND NOT district_operated`),
+    ).toBe(0);
     expect(await count(db, `SELECT 1 FROM childcare_centers WHERE state = 'IN' AND license_status = 'active'`)).toBe(1903);
     expect(await count(db, `SELECT 1 FROM childcare_centers WHERE name LIKE '%\\%' OR name LIKE '\\%'`)).toBe(0);
   });
@@ -175,7 +200,9 @@ describe("irs-bmf", () => {
     const [ymca] = await db.query(`SELECT ein, ntee_code, total_revenue, data_source FROM operators WHERE name = 'YMCA OF GREATER OMAHA'`);
     expect(ymca).toMatchObject({ ein: "470376586", data_source: "ne_dhhs_childcare_roster_20260216" });
     // A tribe keeps its kind and never takes the EIN of a body named after it.
-    expect(await db.query(`SELECT kind, ein FROM operators WHERE name = 'Winnebago Tribe of Nebraska'`)).toEqual([{ kind: "tribe", ein: null }]);
+    expect(await db.query(`SELECT kind, ein FROM operators WHERE name = 'Winnebago Tribe of Nebraska'`)).toEqual([
+      { kind: "tribe", ein: null },
+    ]);
   });
 
   it("changes nothing on a second run", async () => {

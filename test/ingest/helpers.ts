@@ -74,7 +74,13 @@ export function malformedCopies(relative: string, column: string, rows = 1200): 
   };
 
   const header = head[0]!.split(",");
-  const index = header.findIndex((h) => h.replace(/^\uFEFF/, "").replace(/"/g, "").trim() === column);
+  const index = header.findIndex(
+    (h) =>
+      h
+        .replace(/^\uFEFF/, "")
+        .replace(/"/g, "")
+        .trim() === column,
+  );
   if (index < 0) throw new Error(`${relative}: no header column ${column}`);
   header[index] = header[index]!.replace(column, `${column}_RENAMED`);
   const wrongHeader = write("wrong-header", Buffer.from([header.join(","), ...head.slice(1)].join("\n") + "\n"));

@@ -3,6 +3,9 @@
  * Search exports, SAIPE, county list, F-33. For each: malformed copies are refused with the database
  * untouched, the real file lands (minus documented rejects), and a second run changes nothing.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { INGEST_SOURCES, runIngest } from "../../src/ingest";
 import { createTestDb, type TestDb } from "../support/db";
 import { count, counts, dataFile, expectMalformedRefused } from "./helpers";
@@ -27,7 +30,9 @@ describe("nces-lea", () => {
     expect(counts(summary)).toEqual({ read: 19627, inserted: 19627, updated: 0, unchanged: 0, rejected: 0, skipped: 0 });
     expect(summary.related.district_annual_stats).toEqual({ inserted: 19627, updated: 0, unchanged: 0 });
     expect(await count(db, `SELECT 1 FROM districts WHERE data_source = 'nces_ccd_lea_2324'`)).toBe(19627);
-    expect(await count(db, `SELECT 1 FROM district_annual_stats WHERE school_year_start = 2023 AND fed_directory_version IS NOT NULL`)).toBe(19627);
+    expect(
+      await count(db, `SELECT 1 FROM district_annual_stats WHERE school_year_start = 2023 AND fed_directory_version IS NOT NULL`),
+    ).toBe(19627);
     const [albertville] = await db.query(`SELECT * FROM districts WHERE fed_id = '0100005'`);
     expect(albertville).toMatchObject({
       name: "Albertville City",
@@ -78,8 +83,19 @@ describe("nces-school-search", () => {
   };
 
   it("refuses malformed copies of a district and a school export", async () => {
-    await expectMalformedRefused(db, "nces-school-search", "data/nces_school_search_4states/michigan_districts.csv", "NCES District ID", 700);
-    await expectMalformedRefused(db, "nces-school-search", "data/nces_school_search_4states/california_public_schools.csv", "NCES School ID");
+    await expectMalformedRefused(
+      db,
+      "nces-school-search",
+      "data/nces_school_search_4states/michigan_districts.csv",
+      "NCES District ID",
+      700,
+    );
+    await expectMalformedRefused(
+      db,
+      "nces-school-search",
+      "data/nces_school_search_4states/california_public_schools.csv",
+      "NCES School ID",
+    );
   });
 
   it("loads district counts, then schools linked to their district", async () => {
@@ -114,7 +130,9 @@ describe("nces-school-search", () => {
       teachers_fte: 7.07,
       student_teacher_ratio: 47.24,
     });
-    const [linked] = await db.query(`SELECT d.fed_id FROM schools s JOIN districts d ON d.id = s.district_id WHERE s.fed_id = '060429013779'`);
+    const [linked] = await db.query(
+      `SELECT d.fed_id FROM schools s JOIN districts d ON d.id = s.district_id WHERE s.fed_id = '060429013779'`,
+    );
     expect(linked).toEqual({ fed_id: "0604290" });
     const [stats] = await db.query(
       `SELECT st.* FROM school_annual_stats st JOIN schools s ON s.id = st.school_id WHERE s.fed_id = '060429013779' AND school_year_start = 2022`,
@@ -135,9 +153,23 @@ describe("nces-school-search", () => {
       `SELECT st.total_enrollment, st.enrollment_status, st.teachers_fte, st.teachers_status, st.lunch_status
          FROM school_annual_stats st JOIN schools s ON s.id = st.school_id WHERE s.fed_id = '062827013394' AND school_year_start = 2022`,
     );
-    expect(suppressed).toEqual({ total_enrollment: null, enrollment_status: "not_applicable", teachers_fte: null, teachers_status: "missing", lunch_status: "not_applicable" });
-    const [abc] = await db.query(`SELECT student_count, teachers_fte, locale_code, locale_type, name FROM districts WHERE fed_id = '0601620'`);
-    expect(abc).toEqual({ student_count: 18354, teachers_fte: 810.83, locale_code: "21", locale_type: "Suburb: Large", name: "ABC Unified" });
+    expect(suppressed).toEqual({
+      total_enrollment: null,
+      enrollment_status: "not_applicable",
+      teachers_fte: null,
+      teachers_status: "missing",
+      lunch_status: "not_applicable",
+    });
+    const [abc] = await db.query(
+      `SELECT student_count, teachers_fte, locale_code, locale_type, name FROM districts WHERE fed_id = '0601620'`,
+    );
+    expect(abc).toEqual({
+      student_count: 18354,
+      teachers_fte: 810.83,
+      locale_code: "21",
+      locale_type: "Suburb: Large",
+      name: "ABC Unified",
+    });
   });
 
   it("changes nothing on a second run", async () => {
@@ -172,7 +204,12 @@ describe("census-saipe", () => {
     const [alabaster] = await db.query(
       `SELECT s.* FROM district_annual_stats s JOIN districts d ON d.id = s.district_id WHERE d.fed_id = '0100190' AND s.school_year_start = 2022`,
     );
-    expect(alabaster).toMatchObject({ total_population: 34391, school_age_population: 6494, school_age_children_in_poverty: 610, school_age_poverty_pct: 9.39 });
+    expect(alabaster).toMatchObject({
+      total_population: 34391,
+      school_age_population: 6494,
+      school_age_children_in_poverty: 610,
+      school_age_poverty_pct: 9.39,
+    });
   });
 
   it("changes nothing on a second run, and other sources' columns survive re-runs", async () => {
@@ -195,7 +232,9 @@ describe("census-county", () => {
     const summary = await runIngest(db, "census-county", dataFile(COUNTY));
     // 18,998 rows = 13,080 districts + 5,798 extra counties folded in + 120 rows of 92 districts not in the directory.
     expect(counts(summary)).toEqual({ read: 18998, inserted: 0, updated: 13080, unchanged: 0, rejected: 120, skipped: 5798 });
-    expect(await db.query(`SELECT county, county_fips FROM districts WHERE fed_id = '0100005'`)).toEqual([{ county: "Marshall County", county_fips: "01095" }]);
+    expect(await db.query(`SELECT county, county_fips FROM districts WHERE fed_id = '0100005'`)).toEqual([
+      { county: "Marshall County", county_fips: "01095" },
+    ]);
     // A district in three counties lists all three, in the file's order.
     expect(await db.query(`SELECT county, county_fips FROM districts WHERE fed_id = '0100011'`)).toEqual([
       { county: "Jefferson County; St. Clair County; Shelby County", county_fips: "01073;01115;01117" },
@@ -232,7 +271,9 @@ describe("urban-f33", () => {
       source_urls: expect.objectContaining({ f33_attribution: expect.stringContaining("ODC-By") }),
       total_population: null,
     });
-    const [district] = await db.query(`SELECT total_expenditures, instructional_expenditures_percent FROM districts WHERE fed_id = '4700147'`);
+    const [district] = await db.query(
+      `SELECT total_expenditures, instructional_expenditures_percent FROM districts WHERE fed_id = '4700147'`,
+    );
     expect(district).toEqual({ total_expenditures: 115241000, instructional_expenditures_percent: 55.81 });
   });
 
@@ -243,6 +284,42 @@ describe("urban-f33", () => {
   });
 
   it("never labels a row as demo data", async () => {
-    for (const table of ["districts", "schools"]) expect(await count(db, `SELECT 1 FROM ${table} WHERE data_source ILIKE '%demo%'`)).toBe(0);
+    for (const table of ["districts", "schools"])
+      expect(await count(db, `SELECT 1 FROM ${table} WHERE data_source ILIKE '%demo%'`)).toBe(0);
+  });
+});
+
+describe("nces-school-search with a district the LEA directory lacks", () => {
+  it("creates the district from the export and links the school to it", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-new-district-"));
+    const [districtHeader, districtRow] = fs
+      .readFileSync(dataFile("data/nces_school_search_4states/florida_districts.csv"), "utf8")
+      .split("\n");
+    const [schoolHeader, schoolRow] = fs.readFileSync(dataFile("data/nces_school_search_4states/florida_schools.csv"), "utf8").split("\n");
+    const districts = path.join(dir, "florida_districts.csv");
+    const schools = path.join(dir, "florida_schools.csv");
+    // LEAID 1299999 is not in the directory; the school id keeps its 5-digit school part.
+    fs.writeFileSync(districts, `${districtHeader}\n${districtRow!.replace(/^1200030,/, "1299999,")}\n`);
+    fs.writeFileSync(
+      schools,
+      `${schoolHeader}\n${schoolRow!.replace(/^\d{7}(\d{5}),FL-48-1444,\d{7},/, "1299999$1,FL-48-1444,1299999,")}\n`,
+    );
+
+    const district = await runIngest(db, "nces-school-search", districts);
+    expect(counts(district)).toEqual({ read: 1, inserted: 1, updated: 0, unchanged: 0, rejected: 0, skipped: 0 });
+    const [created] = await db.query(`SELECT name, state, county, student_count, data_source FROM districts WHERE fed_id = '1299999'`);
+    expect(created).toEqual({
+      name: "ALACHUA",
+      state: "FL",
+      county: "Alachua County",
+      student_count: 28964,
+      data_source: "nces_ccd_school_search_2324",
+    });
+    const school = await runIngest(db, "nces-school-search", schools);
+    expect(counts(school)).toEqual({ read: 1, inserted: 1, updated: 0, unchanged: 0, rejected: 0, skipped: 0 });
+    const [linked] = await db.query(
+      `SELECT d.fed_id FROM schools s JOIN districts d ON d.id = s.district_id WHERE s.district_fed_id = '1299999'`,
+    );
+    expect(linked).toEqual({ fed_id: "1299999" });
   });
 });

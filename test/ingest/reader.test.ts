@@ -62,7 +62,11 @@ describe("openCsv", () => {
     ["notgz.csv.gz", "id\n1\n", /not gzip-compressed/],
     ["truncated.csv.gz", truncatedGzip(), /gzip data is corrupt or truncated/],
     ["utf16.csv", Buffer.from("\uFEFFid,name\n", "utf16le"), /line 1: the file is UTF-16 encoded/],
-    ["latin1.csv", Buffer.concat([Buffer.from("id,name\n1,a\n2,Caf"), Buffer.from([0xe9]), Buffer.from("\n")]), /line 3: invalid UTF-8 \(byte 0xe9\)/],
+    [
+      "latin1.csv",
+      Buffer.concat([Buffer.from("id,name\n1,a\n2,Caf"), Buffer.from([0xe9]), Buffer.from("\n")]),
+      /line 3: invalid UTF-8 \(byte 0xe9\)/,
+    ],
     ["nul.csv", Buffer.from("id,name\n1,a\u0000b\n"), /line 2: a NUL byte/],
     ["quote.csv", 'id,name\n1,"open\n2,b\n', /malformed CSV \(CSV_QUOTE_NOT_CLOSED\)/],
     ["short.csv", "id,name\n1,a\n2\n", /line 3: 1 field\(s\) where the header has 2 \(truncated/],

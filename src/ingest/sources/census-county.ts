@@ -44,7 +44,10 @@ export const censusCounty: Ingestor = {
         const leaid = stateFips + digits(row.get("district_id"), "district_id", 5);
         const county = required(row.get("county_name"), "county_name");
         const countyFips = stateFips + digits(row.get("county_fips"), "county_fips", 3);
-        if (!ids.has(leaid)) throw new RowError(`no district with LEAID ${leaid} (${row.get("school_district_name").trim()}) in districts; it is not in the CCD LEA directory`);
+        if (!ids.has(leaid))
+          throw new RowError(
+            `no district with LEAID ${leaid} (${row.get("school_district_name").trim()}) in districts; it is not in the CCD LEA directory`,
+          );
         const group = groups.get(leaid);
         if (!group) {
           groups.set(leaid, { fedId: leaid, name: row.get("school_district_name").trim(), state, counties: [county], fips: [countyFips] });

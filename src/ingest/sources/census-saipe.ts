@@ -14,9 +14,23 @@ const SCHOOL_YEAR_START = 2022;
 const SAIPE_VERSION = "SAIPE 2022 school district estimates (released December 2023)";
 const SOURCE_URL = "https://www.census.gov/programs-surveys/saipe.html";
 
-const COLUMNS = ["state_postal", "state_fips", "district_id", "name", "est_total_population", "est_population_5_17", "est_children_5_17_in_poverty_related"];
+const COLUMNS = [
+  "state_postal",
+  "state_fips",
+  "district_id",
+  "name",
+  "est_total_population",
+  "est_population_5_17",
+  "est_children_5_17_in_poverty_related",
+];
 
-const STATS = districtStatsSpec(["total_population", "school_age_population", "school_age_children_in_poverty", "school_age_poverty_pct", "saipe_version"]);
+const STATS = districtStatsSpec([
+  "total_population",
+  "school_age_population",
+  "school_age_children_in_poverty",
+  "school_age_poverty_pct",
+  "saipe_version",
+]);
 
 function parse(row: CsvRow, seen: SeenKeys, ids: Map<string, string>) {
   stateCode(row.get("state_postal"), "state_postal");
@@ -24,7 +38,8 @@ function parse(row: CsvRow, seen: SeenKeys, ids: Map<string, string>) {
   const duplicate = seen.check(leaid, row.line, "LEAID");
   if (duplicate) throw new RowError(duplicate);
   const districtId = ids.get(leaid);
-  if (!districtId) throw new RowError(`no district with LEAID ${leaid} (${row.get("name").trim()}) in districts; it is not in the CCD LEA directory`);
+  if (!districtId)
+    throw new RowError(`no district with LEAID ${leaid} (${row.get("name").trim()}) in districts; it is not in the CCD LEA directory`);
   const population = int(row.get("est_total_population"), "est_total_population");
   const schoolAge = int(row.get("est_population_5_17"), "est_population_5_17");
   const poverty = int(row.get("est_children_5_17_in_poverty_related"), "est_children_5_17_in_poverty_related");

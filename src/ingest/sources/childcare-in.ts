@@ -12,11 +12,12 @@ import type { Ingestor } from "../types";
 import { RowError, int, required, stateCode, text, usDate, yesNo, zip5 } from "../values";
 import { type CenterRow, type LicenseType, runRoster } from "./childcare";
 
+// prettier-ignore
 const COLUMNS = [
   "Data Date", "FacilityNumber", "FacilityName", "ApplicantName", "FacilityTypeDescription", "CurrentLevel", "Address", "City",
   "StateCode", "ZipCode", "CountyName", "Phone", "InitialDateApprovedToOperate", "EndDate", "Capacity", "CCDFEligibility",
   "ProviderStatus", "School_Age", "Ages",
-]; // prettier-ignore
+];
 
 const na = (raw: string): string | null => {
   const value = text(raw);
@@ -92,7 +93,8 @@ function parse(row: CsvRow): CenterRow {
 }
 
 export const childcareIn: Ingestor = {
-  description: "Indiana FSSA child care provider profiles (2022-03-31; centers, ministries, exempt and LEA programs) -> childcare_centers + chain operators",
+  description:
+    "Indiana FSSA child care provider profiles (2022-03-31; centers, ministries, exempt and LEA programs) -> childcare_centers + chain operators",
   files: ["data/childcare_licensing_in/in_fssa_provider_profiles_2022-03-30_nonhome.csv"],
   table: "childcare_centers",
   columns: () => COLUMNS,

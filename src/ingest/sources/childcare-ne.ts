@@ -11,10 +11,11 @@ import type { Ingestor } from "../types";
 import { RowError, int, required, stateCode, text, usDate, yesNo, zip5 } from "../values";
 import { type CenterRow, type LicenseType, runRoster, upperAgeMonths } from "./childcare";
 
+// prettier-ignore
 const COLUMNS = [
   "Zip_Code", "County", "Provider_Name", "License_Number", "License_Type", "Owner_Name", "Effective_Date", "Address", "City",
   "State", "Phone", "Capacity", "Ages", "Currently_Accepts_Subsidy", "Step_Up_Quality",
-]; // prettier-ignore
+];
 
 const PREFIX_TYPES: Readonly<Record<string, LicenseType>> = { CCC: "center", PRE: "preschool", SAOC: "school_age" };
 
@@ -56,7 +57,8 @@ function parse(row: CsvRow): CenterRow {
 }
 
 export const childcareNe: Ingestor = {
-  description: "Nebraska DHHS child care licensing roster (2026-02-16; centers, preschools, school-age centers) -> childcare_centers + chain operators",
+  description:
+    "Nebraska DHHS child care licensing roster (2026-02-16; centers, preschools, school-age centers) -> childcare_centers + chain operators",
   files: ["data/childcare_licensing_ne/ne_dhhs_child_care_roster_2026-02-16_centers.csv"],
   table: "childcare_centers",
   columns: () => COLUMNS,

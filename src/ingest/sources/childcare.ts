@@ -51,12 +51,13 @@ export interface RosterSource {
   parse(row: CsvRow): CenterRow;
 }
 
+// prettier-ignore
 const WRITTEN = [
   "source_key", "name", "state", "license_number", "source", "physical_address", "physical_city", "physical_zip", "county", "phone",
   "license_type", "license_type_raw", "license_status", "license_status_raw", "first_licensed", "license_expires", "capacity",
   "capacity_by_age", "ages_served", "licensee_name", "quality_rating", "accepts_subsidy", "district_operated", "district_id",
   "source_url", "source_version", "data_source",
-]; // prettier-ignore
+];
 const CENTERS: UpsertSpec = {
   table: "childcare_centers",
   key: ["source_key"],
@@ -123,7 +124,13 @@ export async function runRoster(ctx: IngestContext, roster: RosterSource): Promi
   const candidates: OperatorCandidate[] = [];
   for (const [key, licensee] of licensees) {
     if (licensee.centers < 2 || licensee.district || looksLikePerson(licensee.name)) continue;
-    candidates.push({ name: licensee.name, state: licensee.state, kind: kindFromName(licensee.name, "other"), chainKey: key, dataSource: roster.dataSource });
+    candidates.push({
+      name: licensee.name,
+      state: licensee.state,
+      kind: kindFromName(licensee.name, "other"),
+      chainKey: key,
+      dataSource: roster.dataSource,
+    });
   }
   const ensured = await registry.ensure(ctx.q, upserter, candidates);
   ctx.tally.add("operators", ensured.counts);
@@ -155,7 +162,9 @@ export async function runRoster(ctx: IngestContext, roster: RosterSource): Promi
   ctx.tally.updated += relinked;
   ctx.tally.unchanged -= relinked;
   const chains = [...licensees.values()].filter((l) => l.centers >= 2).length;
-  ctx.log(`${ctx.csv.name}: ${licensees.size} licensees, ${chains} with several centers (chains), ${links.filter((l) => l.operator_id).length} centers linked to an operator`);
+  ctx.log(
+    `${ctx.csv.name}: ${licensees.size} licensees, ${chains} with several centers (chains), ${links.filter((l) => l.operator_id).length} centers linked to an operator`,
+  );
 }
 
 /** Upper end of an age range like "6 WKS To 13 YRS", in months; null when absent. */

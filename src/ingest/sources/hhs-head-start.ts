@@ -21,7 +21,17 @@ import { RowError, int, required, stateCode } from "../values";
 const DATA_SOURCE = "hhs_ohs_pir_2019_2022";
 const SOURCE_URL = "https://github.com/HHS/ACF-pir-data";
 
-const COLUMNS = ["year", "region", "service_state", "grantee_name", "grant_number", "grant_type", "program_name", "program_number", "program_type"];
+const COLUMNS = [
+  "year",
+  "region",
+  "service_state",
+  "grantee_name",
+  "grant_number",
+  "grant_type",
+  "program_name",
+  "program_number",
+  "program_type",
+];
 
 const PROGRAM_TYPES: Readonly<Record<string, string>> = {
   HS: "head_start",
@@ -35,10 +45,11 @@ const TYPE_ORDER = ["head_start", "early_head_start", "migrant_seasonal", "aian_
 
 const LEAD_PROGRAM_NUMBERS = new Set(["000", "200"]);
 
+// prettier-ignore
 const WRITTEN = [
   "source_key", "name", "grant_number", "delegate_number", "parent_program_id", "recipient_name", "operator_id", "state",
   "district_id", "program_types", "status", "source_url", "source_version", "report_year", "data_source",
-]; // prettier-ignore
+];
 const PROGRAMS: UpsertSpec = {
   table: "head_start_programs",
   key: ["source_key"],
@@ -75,7 +86,8 @@ function parse(row: CsvRow): PirRow {
   const year = int(row.get("year"), "year");
   if (year === null || year < 1965 || year > 2100) throw new RowError(`year "${row.get("year")}" is not a PIR year`);
   const grantNumber = row.get("grant_number").trim().toUpperCase();
-  if (!/^\d{2}[A-Z]{2}\d{4,6}$/.test(grantNumber)) throw new RowError(`grant_number "${row.get("grant_number")}" is not a Head Start grant number (e.g. 01CH010234)`);
+  if (!/^\d{2}[A-Z]{2}\d{4,6}$/.test(grantNumber))
+    throw new RowError(`grant_number "${row.get("grant_number")}" is not a Head Start grant number (e.g. 01CH010234)`);
   const programNumber = row.get("program_number").trim();
   if (!/^\d{3}$/.test(programNumber)) throw new RowError(`program_number "${programNumber}" is not three digits`);
   const type = PROGRAM_TYPES[row.get("program_type").trim()];
@@ -190,24 +202,33 @@ async function run(ctx: IngestContext): Promise<void> {
 
   const leads = usable.filter((p) => !p.delegateNumber);
   for (let start = 0; start < leads.length; start += BATCH_SIZE) {
-    ctx.tally.main(await upserter.write(PROGRAMS, leads.slice(start, start + BATCH_SIZE).map((p) => toRow(p, null))));
+    ctx.tally.main(
+      await upserter.write(
+        PROGRAMS,
+        leads.slice(start, start + BATCH_SIZE).map((p) => toRow(p, null)),
+      ),
+    );
   }
   // Delegates point at their grant's program; one query finds the ids of the leads just written.
   const delegates = usable.filter((p) => p.delegateNumber);
-  const parents = await ctx.q.query<{ id: string; source_key: string }>(`SELECT id, source_key FROM head_start_programs WHERE source_key = ANY($1::text[])`, [
-    [...new Set(delegates.map((p) => p.grantNumber))],
-  ]);
+  const parents = await ctx.q.query<{ id: string; source_key: string }>(
+    `SELECT id, source_key FROM head_start_programs WHERE source_key = ANY($1::text[])`,
+    [[...new Set(delegates.map((p) => p.grantNumber))]],
+  );
   const parentIds = new Map(parents.map((r) => [r.source_key, r.id]));
   for (let start = 0; start < delegates.length; start += BATCH_SIZE) {
     const rows = delegates.slice(start, start + BATCH_SIZE).map((p) => toRow(p, parentIds.get(p.grantNumber) ?? null));
     ctx.tally.main(await upserter.write(PROGRAMS, rows));
   }
   const active = usable.filter((p) => p.year === latestYear).length;
-  ctx.log(`${ctx.csv.name}: ${usable.length} programs (${leads.length} grants, ${delegates.length} delegates), ${active} reported in ${latestYear}`);
+  ctx.log(
+    `${ctx.csv.name}: ${usable.length} programs (${leads.length} grants, ${delegates.length} delegates), ${active} reported in ${latestYear}`,
+  );
 }
 
 export const hhsHeadStart: Ingestor = {
-  description: "HHS ACF Head Start PIR 2019-2022 (program level) -> head_start_programs (one per grant and per delegate) + operators for grant recipients",
+  description:
+    "HHS ACF Head Start PIR 2019-2022 (program level) -> head_start_programs (one per grant and per delegate) + operators for grant recipients",
   files: ["data/hhs_head_start_pir/pir_clean_2019_2022.csv"],
   table: "head_start_programs",
   columns: () => COLUMNS,

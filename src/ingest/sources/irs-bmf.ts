@@ -24,7 +24,16 @@ const COLUMNS = ["EIN", "NAME", "STREET", "CITY", "STATE", "ZIP", "FOUNDATION", 
 
 const IRS_FIELDS = ["ein", "ntee_code", "total_revenue", "fiscal_year_end", "kind"];
 /** Operators the IRS file created: it owns their name and address too. */
-const IRS_OWNED = ["name", "normalized_name", "physical_address", "physical_city", "state", "physical_zip", "data_source", ...IRS_FIELDS.filter((c) => c !== "ein")];
+const IRS_OWNED = [
+  "name",
+  "normalized_name",
+  "physical_address",
+  "physical_city",
+  "state",
+  "physical_zip",
+  "data_source",
+  ...IRS_FIELDS.filter((c) => c !== "ein"),
+];
 const CREATED: UpsertSpec = {
   table: "operators",
   key: ["ein"],
@@ -132,7 +141,13 @@ async function run(ctx: IngestContext): Promise<void> {
       const links: { id: string; operator_id: string }[] = [];
       for (const r of result.rows) {
         const row = createdByEin.get(r.ein)!;
-        registry.remember(row.normalized_name as string, row.state as string, { id: r.id, ein: r.ein, chainKey: null, dataSource: DATA_SOURCE, kind: row.kind as string });
+        registry.remember(row.normalized_name as string, row.state as string, {
+          id: r.id,
+          ein: r.ein,
+          chainKey: null,
+          dataSource: DATA_SOURCE,
+          kind: row.kind as string,
+        });
         for (const centerId of unlinked.get(OperatorRegistry.key(row.normalized_name as string, row.state as string)) ?? []) {
           links.push({ id: centerId, operator_id: r.id });
         }

@@ -6,7 +6,21 @@ import type { CsvRow } from "../csv";
 import { loadDistrictIds } from "../lookups";
 import type { Ingestor } from "../types";
 import { type Row, SeenKeys, Upserter, type UpsertSpec } from "../upsert";
-import { type GradeBucket, RowError, bucketOf, digits, grade, int, joinAddress, orderBuckets, required, span, stateCode, text, zip5 } from "../values";
+import {
+  type GradeBucket,
+  RowError,
+  bucketOf,
+  digits,
+  grade,
+  int,
+  joinAddress,
+  orderBuckets,
+  required,
+  span,
+  stateCode,
+  text,
+  zip5,
+} from "../values";
 import { batchRows, districtStatsSpec } from "./common";
 
 const DATA_SOURCE = "nces_ccd_lea_2324";
@@ -16,25 +30,28 @@ const SOURCE_URL = "https://nces.ed.gov/ccd/files.asp";
 
 const GRADE_FLAGS: readonly [string, GradeBucket][] = [
   ["G_PK_OFFERED", "pre_k"],
-  ...["KG", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"].map(
-    (g): [string, GradeBucket] => [`G_${g}_OFFERED`, bucketOf(g === "KG" ? "KG" : g.padStart(2, "0"))!],
-  ),
+  ...["KG", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"].map((g): [string, GradeBucket] => [
+    `G_${g}_OFFERED`,
+    bucketOf(g === "KG" ? "KG" : g.padStart(2, "0"))!,
+  ]),
 ];
 
+// prettier-ignore
 const COLUMNS = [
   "LEAID", "LEA_NAME", "ST", "FIPST", "ST_LEAID",
   "MSTREET1", "MSTREET2", "MSTREET3", "MCITY", "MSTATE", "MZIP",
   "LSTREET1", "LSTREET2", "LSTREET3", "LCITY", "LSTATE", "LZIP",
   "PHONE", "WEBSITE", "SY_STATUS_TEXT", "LEA_TYPE", "LEA_TYPE_TEXT", "CHARTER_LEA_TEXT",
   ...GRADE_FLAGS.map(([column]) => column), "GSLO", "GSHI", "OPERATIONAL_SCHOOLS",
-]; // prettier-ignore
+];
 
+// prettier-ignore
 const DIRECTORY_COLUMNS = [
   "name", "state", "state_fips", "website_url", "school_count", "grade_span", "grade_low", "grade_high", "grade_levels",
   "physical_address", "physical_city", "physical_state", "physical_zip",
   "mailing_address", "mailing_city", "mailing_state", "mailing_zip",
   "phone", "state_district_id", "district_type", "district_type_code", "charter_lea", "operational_status", "fed_data_year", "data_source",
-]; // prettier-ignore
+];
 
 const DISTRICTS: UpsertSpec = {
   table: "districts",

@@ -21,16 +21,18 @@ const COUNTS_VERSION = "CCD 2022-23 via NCES School/District Search export";
 const DISTRICT_SEARCH_URL = "https://nces.ed.gov/ccd/districtsearch/";
 const SCHOOL_SEARCH_URL = "https://nces.ed.gov/ccd/schoolsearch/";
 
+// prettier-ignore
 const DISTRICT_COLUMNS = [
   "NCES District ID", "State District ID", "District Name", "County Name*", "Street Address", "City", "State", "ZIP", "Phone",
   "Students*", "Teachers*", "Schools", "Locale Code*", "Locale*", "Student Teacher Ratio*", "Type", "Status",
-]; // prettier-ignore
+];
 
+// prettier-ignore
 const SCHOOL_COLUMNS = [
   "NCES School ID", "State School ID", "NCES District ID", "Low Grade*", "High Grade*", "School Name", "County Name*",
   "Street Address", "City", "State", "ZIP", "Phone", "Locale Code*", "Locale*", "Charter", "Students*", "Teachers*",
   "Student Teacher Ratio*", "Free Lunch*", "Reduced Lunch*", "Type", "Status",
-]; // prettier-ignore
+];
 
 /** A school export names schools; anything else is read as a district export (and its header checked as one). */
 const isSchoolFile = (header: readonly string[]) => header.includes("NCES School ID") || header.includes("School Name");
@@ -42,20 +44,29 @@ const DISTRICTS: UpsertSpec = {
   table: "districts",
   key: ["fed_id"],
   // Directory columns are written only for a district the LEA directory did not create.
+  // prettier-ignore
   insert: [
     "fed_id", "name", "state", "state_fips", "state_district_id", "county", "physical_address", "physical_city",
     "physical_state", "physical_zip", "phone", "school_count", "district_type", "operational_status", "fed_data_year",
     "data_source", ...DISTRICT_OWN,
-  ], // prettier-ignore
+  ],
   update: DISTRICT_OWN,
   touch: ["last_updated_at"],
   returning: ["id", "fed_id"],
 };
-const DISTRICT_STATS = districtStatsSpec(["total_enrollment", "teachers_fte", "student_teacher_ratio", "enrollment_status", "fed_membership_version", "fed_staff_version"]);
+const DISTRICT_STATS = districtStatsSpec([
+  "total_enrollment",
+  "teachers_fte",
+  "student_teacher_ratio",
+  "enrollment_status",
+  "fed_membership_version",
+  "fed_staff_version",
+]);
 
 function localeOf(row: CsvRow): { locale_code: string | null; locale_type: string | null } {
   const localeCode = code(row.get("Locale Code*"));
-  if (localeCode !== null && !/^[1-4][1-3]$/.test(localeCode)) throw new RowError(`Locale Code* "${localeCode}" is not an NCES locale code (11-43)`);
+  if (localeCode !== null && !/^[1-4][1-3]$/.test(localeCode))
+    throw new RowError(`Locale Code* "${localeCode}" is not an NCES locale code (11-43)`);
   return { locale_code: localeCode, locale_type: localeCode === null ? null : code(row.get("Locale*")) };
 }
 
@@ -125,11 +136,12 @@ async function runDistricts(ctx: IngestContext): Promise<void> {
 
 // ---------------------------------------------------------------- schools export
 
+// prettier-ignore
 const SCHOOL_COLUMNS_WRITTEN = [
   "district_id", "district_fed_id", "name", "state", "state_school_id", "grade_levels", "grade_low", "grade_high", "grade_buckets",
   "school_type", "locale_code", "locale_type", "county", "student_count", "teachers_fte", "student_teacher_ratio",
   "physical_address", "physical_city", "physical_state", "physical_zip", "phone", "fed_data_year", "source", "source_url", "data_source",
-]; // prettier-ignore
+];
 const SCHOOLS: UpsertSpec = {
   table: "schools",
   key: ["fed_id"],
@@ -138,11 +150,12 @@ const SCHOOLS: UpsertSpec = {
   touch: ["last_updated_at"],
   returning: ["id", "fed_id"],
 };
+// prettier-ignore
 const SCHOOL_COUNTS = schoolStatsSpec([
   "total_enrollment", "teachers_fte", "student_teacher_ratio", "free_lunch_eligible", "reduced_price_lunch_eligible",
   "free_or_reduced_price_lunch_eligible", "free_or_reduced_price_lunch_pct", "enrollment_status", "teachers_status", "lunch_status",
   "low_grade", "high_grade", "fed_membership_version", "fed_staff_version", "fed_lunch_version",
-]); // prettier-ignore
+]);
 const SCHOOL_DIRECTORY = schoolStatsSpec(["operational_status", "school_type", "charter_status", "fed_directory_version"]);
 
 function parseSchool(row: CsvRow, seen: SeenKeys, districtIds: Map<string, string>) {
@@ -238,11 +251,26 @@ async function runSchools(ctx: IngestContext): Promise<void> {
       ctx.tally.main(result);
       for (const r of result.rows) schoolIds.set(r.fed_id, r.id);
       const idOf = (b: (typeof batch)[number]) => schoolIds.get(b.school.fed_id as string)!;
-      ctx.tally.add("school_annual_stats", await upserter.write(SCHOOL_COUNTS, batch.map((b) => ({ ...b.counts, school_id: idOf(b) }))));
-      ctx.tally.add("school_annual_stats", await upserter.write(SCHOOL_DIRECTORY, batch.map((b) => ({ ...b.directory, school_id: idOf(b) }))));
+      ctx.tally.add(
+        "school_annual_stats",
+        await upserter.write(
+          SCHOOL_COUNTS,
+          batch.map((b) => ({ ...b.counts, school_id: idOf(b) })),
+        ),
+      );
+      ctx.tally.add(
+        "school_annual_stats",
+        await upserter.write(
+          SCHOOL_DIRECTORY,
+          batch.map((b) => ({ ...b.directory, school_id: idOf(b) })),
+        ),
+      );
     },
   );
-  if (unlinked) ctx.log(`${ctx.csv.name}: ${unlinked} school(s) whose district is not loaded keep district_fed_id but no district_id (load nces-lea first)`);
+  if (unlinked)
+    ctx.log(
+      `${ctx.csv.name}: ${unlinked} school(s) whose district is not loaded keep district_fed_id but no district_id (load nces-lea first)`,
+    );
 }
 
 export const ncesSchoolSearch: Ingestor = {

@@ -17,7 +17,8 @@ const SCHOOL_YEAR_START = FISCAL_YEAR - 1;
 const F33_VERSION = "F-33 FY2018 via Urban Institute Education Data Portal (export 2024-06-18)";
 const SOURCE_URLS = {
   f33: "https://educationdata.urban.org/",
-  f33_attribution: "Urban Institute Education Data Portal (ODC-By 1.0), from NCES Common Core of Data / Census F-33 School District Finance Survey",
+  f33_attribution:
+    "Urban Institute Education Data Portal (ODC-By 1.0), from NCES Common Core of Data / Census F-33 School District Finance Survey",
   f33_license: "https://opendatacommons.org/licenses/by/1-0/",
 };
 
@@ -43,7 +44,12 @@ const URBAN_CODES = { "Missing/not reported": "missing", "Not applicable": "not_
 
 const STATS = districtStatsSpec([...Object.values(FINANCE), "finance_fiscal_year", "f33_version"]);
 
-const DISTRICT_FINANCE = ["total_expenditures", "instructional_expenditures", "instructional_expenditures_percent", "support_services_expenditures"];
+const DISTRICT_FINANCE = [
+  "total_expenditures",
+  "instructional_expenditures",
+  "instructional_expenditures_percent",
+  "support_services_expenditures",
+];
 const DISTRICTS: UpsertSpec = {
   table: "districts",
   key: ["fed_id"],
@@ -84,7 +90,8 @@ function parse(row: CsvRow, seen: SeenKeys, ids: Map<string, string>) {
 }
 
 export const urbanF33: Ingestor = {
-  description: "Urban Institute EDP F-33 finance extract (Tennessee, FY2018; ODC-By) -> finance columns of district_annual_stats (2017) and districts",
+  description:
+    "Urban Institute EDP F-33 finance extract (Tennessee, FY2018; ODC-By) -> finance columns of district_annual_stats (2017) and districts",
   files: ["data/urban_edp_tn_district_finance/tn_district_finance_urban_edp.csv"],
   table: "district_annual_stats",
   columns: () => ["leaid", "lea_name", "state_location", ...Object.keys(FINANCE)],
@@ -101,8 +108,19 @@ export const urbanF33: Ingestor = {
         return parsed;
       },
       async (batch) => {
-        ctx.tally.main(await upserter.write(STATS, batch.map((b) => b.stats as Record<string, number | string | null>)));
-        ctx.tally.add("districts", await upserter.write(DISTRICTS, batch.map((b) => b.district)));
+        ctx.tally.main(
+          await upserter.write(
+            STATS,
+            batch.map((b) => b.stats as Record<string, number | string | null>),
+          ),
+        );
+        ctx.tally.add(
+          "districts",
+          await upserter.write(
+            DISTRICTS,
+            batch.map((b) => b.district),
+          ),
+        );
       },
     );
   },
