@@ -48,6 +48,8 @@ export interface MalformedCopies {
   /** 1-based line numbers the errors must name. */
   truncatedLine: number;
   badUtf8Line: number;
+  /** The temp folder holding the copies. */
+  dir: string;
 }
 
 /**
@@ -96,7 +98,7 @@ export function malformedCopies(relative: string, column: string, rows = 1200): 
   const after = Buffer.from("\n" + head.slice(badIndex + 1).join("\n") + "\n");
   const badUtf8 = write("bad-utf8", Buffer.concat([before, badLine, after]));
 
-  return { wrongHeader, truncated, badUtf8, truncatedLine: head.length, badUtf8Line: badIndex + 1 };
+  return { wrongHeader, truncated, badUtf8, truncatedLine: head.length, badUtf8Line: badIndex + 1, dir };
 }
 
 /** Runs each malformed copy and checks the error names file, line and problem, and nothing changed. */
@@ -116,6 +118,7 @@ export async function expectMalformedRefused(db: TestDb, source: string, relativ
   await refuse(copies.truncated, new RegExp(`line ${copies.truncatedLine}: 2 field\\(s\\) where the header has \\d+ \\(truncated`));
   await refuse(copies.badUtf8, new RegExp(`line ${copies.badUtf8Line}: invalid UTF-8 \\(byte 0xe9\\)`));
   expect(await fingerprint(db)).toEqual(before);
+  fs.rmSync(copies.dir, { recursive: true, force: true });
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -321,5 +321,6 @@ describe("nces-school-search with a district the LEA directory lacks", () => {
       `SELECT d.fed_id FROM schools s JOIN districts d ON d.id = s.district_id WHERE s.district_fed_id = '1299999'`,
     );
     expect(linked).toEqual({ fed_id: "1299999" });
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

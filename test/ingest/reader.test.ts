@@ -39,6 +39,8 @@ async function failure(p: string, required: string[] = []): Promise<Error> {
   );
 }
 
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
 describe("openCsv", () => {
   it("reads BOM, CRLF, quoted commas and newlines, and reports each row's line", async () => {
     const rows = await readAll(file("ok.csv", '\uFEFFid,name\r\n1,"Smith, Jane"\r\n2,"two\nlines"\r\n\r\n3,Zoë\r\n'), ["id", "name"]);
