@@ -9,7 +9,10 @@ import { snake } from "./naming";
 export function withSnakeAliases(document: DocumentNode): DocumentNode {
   return visit(document, {
     Field(node) {
-      if (node.alias) return node.alias.value === snake(node.alias.value) ? undefined : { ...node, alias: { kind: Kind.NAME, value: snake(node.alias.value) } };
+      if (node.alias)
+        return node.alias.value === snake(node.alias.value)
+          ? undefined
+          : { ...node, alias: { kind: Kind.NAME, value: snake(node.alias.value) } };
       const name = snake(node.name.value);
       return name === node.name.value ? undefined : { ...node, alias: { kind: Kind.NAME, value: name } };
     },

@@ -27,5 +27,6 @@ export interface RouteSpec {
   status?: number;
 }
 
-export const route = <TData, TVariables>(spec: Omit<RouteSpec, "document"> & { document: TypedDocumentNode<TData, TVariables> }): RouteSpec =>
-  spec as RouteSpec;
+export const route = <TData, TVariables>(
+  spec: Omit<RouteSpec, "document"> & { document: TypedDocumentNode<TData, TVariables> },
+): RouteSpec => spec as RouteSpec;

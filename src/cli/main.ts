@@ -65,7 +65,9 @@ const COMMANDS: Record<string, Command> = {
   }),
   "key create": withDb(async (db, args) => ({ api_key: (await createApiKey(db, flag(args, "org")!)).apiKey })),
   "key revoke": withDb(async (db, args) => ({ revoked: await revokeApiKeys(db, flag(args, "key-prefix")!) })),
-  "project create": withDb(async (db, args) => ({ project_id: (await createProject(db, flag(args, "org")!, flag(args, "name")!)).projectId })),
+  "project create": withDb(async (db, args) => ({
+    project_id: (await createProject(db, flag(args, "org")!, flag(args, "name")!)).projectId,
+  })),
   "credits grant": withDb(async (db, args) => grantCredits(db, flag(args, "org")!, number(args, "amount")!)),
   ingest: withDb(async (db, args) => {
     const { INGEST_SOURCES, runIngest } = await import("../ingest");

@@ -44,7 +44,9 @@ export interface DbOptions {
 }
 
 export async function createDb(options: DbOptions): Promise<Db> {
-  return options.databaseUrl ? createPostgresDb(options.databaseUrl, options.poolSize ?? 10) : createEmbeddedDb(options.dataDir ?? "memory://");
+  return options.databaseUrl
+    ? createPostgresDb(options.databaseUrl, options.poolSize ?? 10)
+    : createEmbeddedDb(options.dataDir ?? "memory://");
 }
 
 async function createEmbeddedDb(dataDir: string): Promise<Db> {

@@ -180,9 +180,7 @@ export function schemaToSql(models: PrismaModel[]): string {
   for (const model of models) {
     for (const index of model.indexes) {
       if (index.kind === "id") continue;
-      const cols = index.columns
-        .map((c) => `${quote(c.name)}${c.ops ? ` ${c.ops}` : ""}${c.desc ? " DESC" : ""}`)
-        .join(", ");
+      const cols = index.columns.map((c) => `${quote(c.name)}${c.ops ? ` ${c.ops}` : ""}${c.desc ? " DESC" : ""}`).join(", ");
       const unique = index.kind === "unique" ? "UNIQUE " : "";
       const using = index.gin ? " USING GIN" : "";
       out.push(`-- CreateIndex\nCREATE ${unique}INDEX ${quote(indexName(model, index))} ON ${quote(model.table)}${using} (${cols});\n`);

@@ -44,7 +44,10 @@ export function depthLimitRule(maxDepth: number) {
     return {
       OperationDefinition(node) {
         const depth = depthOf(node.selectionSet, new Set());
-        if (depth > maxDepth) context.reportError(new GraphQLError(`query depth ${depth} exceeds the limit of ${maxDepth}`, { extensions: { code: "BAD_USER_INPUT" } }));
+        if (depth > maxDepth)
+          context.reportError(
+            new GraphQLError(`query depth ${depth} exceeds the limit of ${maxDepth}`, { extensions: { code: "BAD_USER_INPUT" } }),
+          );
       },
     };
   };
@@ -92,7 +95,10 @@ export function costLimitRule(maxCost: number) {
         const root = node.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
         if (!root) return;
         const cost = costOf(root, node.selectionSet, new Set());
-        if (cost > maxCost) context.reportError(new GraphQLError(`query cost ${cost} exceeds the limit of ${maxCost}`, { extensions: { code: "BAD_USER_INPUT" } }));
+        if (cost > maxCost)
+          context.reportError(
+            new GraphQLError(`query cost ${cost} exceeds the limit of ${maxCost}`, { extensions: { code: "BAD_USER_INPUT" } }),
+          );
       },
     };
   };

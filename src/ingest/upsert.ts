@@ -7,6 +7,7 @@
  * Only the columns a source owns are named, so sources sharing a row never overwrite each other.
  */
 import type { Queryable } from "../db/client";
+import { readColumnTypes, type ColumnTypes } from "../db/column-types";
 import { ident } from "../db/sql";
 import type { TableCounts } from "./types";
 
@@ -32,24 +33,6 @@ export interface UpsertSpec {
 export interface UpsertResult<R> extends TableCounts {
   /** The `returning` columns of inserted and updated rows (unchanged rows are not returned). */
   rows: R[];
-}
-
-export type ColumnTypes = Map<string, Map<string, string>>;
-
-export async function readColumnTypes(q: Queryable, tables: readonly string[]): Promise<ColumnTypes> {
-  const rows = await q.query<{ table_name: string; column_name: string; sql_type: string }>(
-    `SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, a.atttypmod) AS sql_type
-       FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
-      WHERE c.oid = ANY($1::text[]::regclass[]) AND a.attnum > 0 AND NOT a.attisdropped`,
-    [tables],
-  );
-  const types: ColumnTypes = new Map();
-  for (const row of rows) {
-    const table = types.get(row.table_name) ?? new Map<string, string>();
-    table.set(row.column_name, row.sql_type);
-    types.set(row.table_name, table);
-  }
-  return types;
 }
 
 /** Builds each spec's statement once and runs it per batch. */

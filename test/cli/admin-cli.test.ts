@@ -46,7 +46,18 @@ describe("edmarket admin CLI", () => {
     const again = await cli("db", "migrate");
     expect(again.applied).toEqual([]);
 
-    const org = await cli("org", "create", "--name", "Acme Learning", "--plan", "enterprise", "--credits", "25", "--entitlement", "signals");
+    const org = await cli(
+      "org",
+      "create",
+      "--name",
+      "Acme Learning",
+      "--plan",
+      "enterprise",
+      "--credits",
+      "25",
+      "--entitlement",
+      "signals",
+    );
     expect(org.organization_id).toMatch(/^[0-9a-f-]{36}$/);
     const key = await cli("key", "create", "--org", org.organization_id);
     expect(key.api_key).toMatch(/^sk_live_[A-Za-z0-9_-]{40,}$/);
@@ -71,11 +82,17 @@ describe("edmarket admin CLI", () => {
   });
 
   it("reports bad usage as a JSON error and a non-zero exit", async () => {
-    const failure = await run("node", ["scripts/run-ts.js", "src/cli/main.ts", "org", "create", "--name", "X", "--plan", "gold"], { cwd: root, env }).then(
+    const failure = await run("node", ["scripts/run-ts.js", "src/cli/main.ts", "org", "create", "--name", "X", "--plan", "gold"], {
+      cwd: root,
+      env,
+    }).then(
       () => null,
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure?.code).toBe(1);
-    expect(JSON.parse(failure!.stderr.trim().split("\n").at(-1)!)).toMatchObject({ error: "bad_user_input", message: expect.stringContaining("plan") });
+    expect(JSON.parse(failure!.stderr.trim().split("\n").at(-1)!)).toMatchObject({
+      error: "bad_user_input",
+      message: expect.stringContaining("plan"),
+    });
   });
 });

@@ -63,7 +63,9 @@ describe("EXPLAIN of compiled metric queries", () => {
       sort: { metric: "total_enrollment", change: CHANGE, direction: "asc" },
     });
     // "latest" is a backward scan of the unique (district_id, school_year_start) index.
-    expect(plan).toMatch(/Index (Only )?Scan( Backward)? using district_annual_stats_district_id_school_year_start_key on district_annual_stats/);
+    expect(plan).toMatch(
+      /Index (Only )?Scan( Backward)? using district_annual_stats_district_id_school_year_start_key on district_annual_stats/,
+    );
     expect(plan).not.toMatch(/Seq Scan on district_annual_stats/);
     // Every read of the annual table is an index lookup (exact years may use either composite index,
     // both have district_id and school_year_start as equality keys).

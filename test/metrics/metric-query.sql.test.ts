@@ -53,11 +53,27 @@ describe("values", () => {
       D: { enr: null, pov: null, enr_latest: null },
       E: { enr: 220, pov: null, enr_latest: 220 },
     };
-    expect(await values({ select: [{ metric: ENR, as: "enr" }, { metric: POV, as: "pov" }, { metric: ENR, year: "latest", as: "enr_latest" }] })).toEqual(expected);
+    expect(
+      await values({
+        select: [
+          { metric: ENR, as: "enr" },
+          { metric: POV, as: "pov" },
+          { metric: ENR, year: "latest", as: "enr_latest" },
+        ],
+      }),
+    ).toEqual(expected);
   });
 
   it("year N is the value of exactly that school year, null where the row is missing", async () => {
-    expect(await values({ select: [{ metric: ENR, year: 2021, as: "y2021" }, { metric: ENR, year: 2019, as: "y2019" }, { metric: POV, year: 2023, as: "pov2023" }] })).toEqual({
+    expect(
+      await values({
+        select: [
+          { metric: ENR, year: 2021, as: "y2021" },
+          { metric: ENR, year: 2019, as: "y2019" },
+          { metric: POV, year: 2023, as: "pov2023" },
+        ],
+      }),
+    ).toEqual({
       A: { y2021: 950, y2019: 1000, pov2023: null },
       B: { y2021: null, y2019: 0, pov2023: 12 },
       C: { y2021: null, y2019: null, pov2023: 30 },
@@ -104,7 +120,13 @@ describe("values", () => {
   });
 
   it("returns integers and numbers as JSON numbers", async () => {
-    const [a] = await run({ select: [{ metric: ENR, as: "enr" }, { metric: POV, year: 2019, as: "pov" }, { metric: ENR, change: change("percent"), as: "pct" }] });
+    const [a] = await run({
+      select: [
+        { metric: ENR, as: "enr" },
+        { metric: POV, year: 2019, as: "pov" },
+        { metric: ENR, change: change("percent"), as: "pct" },
+      ],
+    });
     expect(a.metric_values).toEqual({ enr: 900, pov: 20.5, pct: -10 });
     for (const value of Object.values(a.metric_values)) expect(typeof value).toBe("number");
   });
@@ -138,7 +160,13 @@ describe("filters", () => {
 
   it("a change endpoint year no record has: every value null, failing every comparison", async () => {
     const never = change("absolute", 2019, 2031);
-    expect(await values({ select: [{ metric: ENR, change: never, as: "c" }] })).toEqual({ A: { c: null }, B: { c: null }, C: { c: null }, D: { c: null }, E: { c: null } });
+    expect(await values({ select: [{ metric: ENR, change: never, as: "c" }] })).toEqual({
+      A: { c: null },
+      B: { c: null },
+      C: { c: null },
+      D: { c: null },
+      E: { c: null },
+    });
     for (const op of ["eq", "neq", "gt", "gte", "lt", "lte"]) {
       expect(fedIds(await run({ filters: [{ metric: ENR, change: never, op, value: 0 }] }))).toEqual([]);
     }
@@ -204,20 +232,33 @@ describe("compiled SQL", () => {
     expect(params.values).toEqual(["already there", 2017, 2013, 2011, 12.345, 67.89, 2015]);
     expect(compiled.selects).toEqual([{ as: "my_alias", column: "__metric_0", sql: expect.stringContaining('d."id"') }]);
     expect(compiled.orderBy).toMatch(/ DESC NULLS LAST$/);
-    expect(compileMetricQuery("district", { select: [], filters: [], sort: null }, params, "d")).toEqual({ selects: [], where: [], orderBy: null });
+    expect(compileMetricQuery("district", { select: [], filters: [], sort: null }, params, "d")).toEqual({
+      selects: [],
+      where: [],
+      orderBy: null,
+    });
   });
 
   it("uses one placeholder per distinct year, so a sort equal to a select has the same SQL text", () => {
     const params = new SqlParams();
     const window = change("percent");
-    const query = parseMetricQuery("district", JSON.stringify({ select: [{ metric: ENR, change: window }], filters: [{ metric: ENR, year: 2019, op: "gt", value: 0 }], sort: { metric: ENR, change: window } }));
+    const query = parseMetricQuery(
+      "district",
+      JSON.stringify({
+        select: [{ metric: ENR, change: window }],
+        filters: [{ metric: ENR, year: 2019, op: "gt", value: 0 }],
+        sort: { metric: ENR, change: window },
+      }),
+    );
     const compiled = compileMetricQuery("district", query, params, "d");
     expect(params.values).toEqual([2023, 2019, 0]);
     expect(compiled.orderBy).toBe(`${compiled.selects[0].sql} ASC NULLS LAST`);
   });
 
   it("refuses an alias that is not a plain identifier", () => {
-    expect(() => compileMetricQuery("district", { select: [], filters: [], sort: null }, new SqlParams(), "d; DROP TABLE x")).toThrow(/alias/);
+    expect(() => compileMetricQuery("district", { select: [], filters: [], sort: null }, new SqlParams(), "d; DROP TABLE x")).toThrow(
+      /alias/,
+    );
   });
 });
 

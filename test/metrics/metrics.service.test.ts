@@ -16,7 +16,15 @@ describe("METRICS", () => {
   it("districts: the statistics entry's numeric fields, finance included, plus the three assessment metrics", () => {
     const names = METRICS.district.map((m) => m.metric);
     expect(names).toHaveLength(48 + 3);
-    expect(names).toEqual(expect.arrayContaining(["total_enrollment", "school_age_poverty_pct", "total_revenue", "title_i_revenue", "current_expenditures_per_student"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "total_enrollment",
+        "school_age_poverty_pct",
+        "total_revenue",
+        "title_i_revenue",
+        "current_expenditures_per_student",
+      ]),
+    );
     expect(names.slice(-3)).toEqual(["ela_proficiency_pct", "math_proficiency_pct", "science_proficiency_pct"]);
     expect(new Set(names).size).toBe(names.length);
     expect(METRICS.district.find((m) => m.metric === "total_enrollment")).toEqual({
@@ -43,7 +51,11 @@ describe("METRICS", () => {
       "math_proficiency_pct:number",
       "science_proficiency_pct:number",
     ]);
-    expect(METRICS.school.find((m) => m.metric === "math_proficiency_pct")).toMatchObject({ table: "assessment_summaries", yearColumn: "school_year", entityColumn: "school_id" });
+    expect(METRICS.school.find((m) => m.metric === "math_proficiency_pct")).toMatchObject({
+      table: "assessment_summaries",
+      yearColumn: "school_year",
+      entityColumn: "school_id",
+    });
   });
 
   it.each(["district", "school"] as MetricEntity[])("%s: matches the database columns and their types (no drift)", async (entity) => {
@@ -55,16 +67,27 @@ describe("METRICS", () => {
     );
     const typeOf = new Map(columns.map((c) => [`${c.table_name}.${c.column_name}`, c.data_type]));
     for (const def of METRICS[entity]) {
-      expect([def.metric, typeOf.get(`${def.table}.${def.column}`)]).toEqual([def.metric, def.type === "integer" ? "integer" : "double precision"]);
+      expect([def.metric, typeOf.get(`${def.table}.${def.column}`)]).toEqual([
+        def.metric,
+        def.type === "integer" ? "integer" : "double precision",
+      ]);
       expect(typeOf.has(`${def.table}.${def.yearColumn}`) && typeOf.has(`${def.table}.${def.entityColumn}`)).toBe(true);
     }
     // Every numeric statistic column of the annual table is a metric; only the year key is left out.
     const annualTable = entity === "district" ? "district_annual_stats" : "school_annual_stats";
     const numeric = columns
-      .filter((c) => c.table_name === annualTable && ["integer", "double precision"].includes(c.data_type) && c.column_name !== "school_year_start")
+      .filter(
+        (c) =>
+          c.table_name === annualTable && ["integer", "double precision"].includes(c.data_type) && c.column_name !== "school_year_start",
+      )
       .map((c) => c.column_name)
       .sort();
-    expect(numeric).toEqual(METRICS[entity].filter((m) => m.table === annualTable).map((m) => m.column).sort());
+    expect(numeric).toEqual(
+      METRICS[entity]
+        .filter((m) => m.table === annualTable)
+        .map((m) => m.column)
+        .sort(),
+    );
   });
 });
 
@@ -86,13 +109,25 @@ describe("metricsCatalogue", () => {
     expect(db.stats.statements - before).toBe(2);
     expect(districts.map((m) => m.metric)).toEqual(METRICS.district.map((m) => m.metric));
     const byName = Object.fromEntries(districts.map((m) => [m.metric, m]));
-    expect(byName.total_enrollment).toEqual({ metric: "total_enrollment", type: "integer", source: "annual_statistics", years: [2019, 2021] });
+    expect(byName.total_enrollment).toEqual({
+      metric: "total_enrollment",
+      type: "integer",
+      source: "annual_statistics",
+      years: [2019, 2021],
+    });
     expect(byName.total_revenue).toEqual({ metric: "total_revenue", type: "number", source: "annual_statistics", years: [2020, 2021] });
     expect(byName.teachers_fte.years).toEqual([]);
     expect(byName.ela_proficiency_pct).toEqual({ metric: "ela_proficiency_pct", type: "number", source: "assessment", years: [2022] });
     expect(byName.math_proficiency_pct.years).toEqual([]);
 
     const schools = Object.fromEntries((await metricsCatalogue(db, "school")).map((m) => [m.metric, m.years]));
-    expect(schools).toMatchObject({ total_enrollment: [2018], free_or_reduced_price_lunch_pct: [2018], free_lunch_eligible: [], ela_proficiency_pct: [2017], math_proficiency_pct: [2017], science_proficiency_pct: [] });
+    expect(schools).toMatchObject({
+      total_enrollment: [2018],
+      free_or_reduced_price_lunch_pct: [2018],
+      free_lunch_eligible: [],
+      ela_proficiency_pct: [2017],
+      math_proficiency_pct: [2017],
+      science_proficiency_pct: [],
+    });
   });
 });

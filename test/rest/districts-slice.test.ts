@@ -2,10 +2,36 @@ import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict, insertDistrictStats } from "../support/factories";
 
 const DIRECTORY_FIELDS = [
-  "id", "fed_id", "name", "state", "website_url", "student_count", "school_count", "grade_span", "locale_type",
-  "physical_address", "physical_city", "physical_state", "physical_zip", "mailing_address", "mailing_city",
-  "mailing_state", "mailing_zip", "phone", "county", "state_district_id", "district_type", "teachers_fte",
-  "fed_data_year", "latitude", "longitude", "status", "data_source", "last_updated_at", "created_at", "_access",
+  "id",
+  "fed_id",
+  "name",
+  "state",
+  "website_url",
+  "student_count",
+  "school_count",
+  "grade_span",
+  "locale_type",
+  "physical_address",
+  "physical_city",
+  "physical_state",
+  "physical_zip",
+  "mailing_address",
+  "mailing_city",
+  "mailing_state",
+  "mailing_zip",
+  "phone",
+  "county",
+  "state_district_id",
+  "district_type",
+  "teachers_fte",
+  "fed_data_year",
+  "latitude",
+  "longitude",
+  "status",
+  "data_source",
+  "last_updated_at",
+  "created_at",
+  "_access",
   "annual_statistics",
 ];
 
@@ -49,7 +75,12 @@ describe("districts slice: REST and GraphQL over the same operation", () => {
     expect(stats.trend.map((e: { school_year_start: number }) => e.school_year_start)).toEqual([2021, 2022, 2023]);
     expect(stats.history_gated).toBe(false);
     expect(stats.history_years_available).toBe(3);
-    expect(Object.keys(stats.latest_breakdowns).sort()).toEqual(["enrollment_grade", "enrollment_race_sex", "idea_disability", "staff_category"]);
+    expect(Object.keys(stats.latest_breakdowns).sort()).toEqual([
+      "enrollment_grade",
+      "enrollment_race_sex",
+      "idea_disability",
+      "staff_category",
+    ]);
     expect(typeof stats.caveat).toBe("string");
     expect(record.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
@@ -73,7 +104,9 @@ describe("districts slice: REST and GraphQL over the same operation", () => {
     const byIds = await t.get(`/api/v1/districts?ids=${ids[0]},${ids[3]}`).expect(200);
     expect(byIds.body.data.map((d: { id: string }) => d.id).sort()).toEqual([ids[0], ids[3]].sort());
     const range = await t.get("/api/v1/districts?min_enrollment=300&max_enrollment=500").expect(200);
-    expect(range.body.data.map((d: { student_count: number }) => d.student_count).sort((a: number, b: number) => a - b)).toEqual([300, 400, 500]);
+    expect(range.body.data.map((d: { student_count: number }) => d.student_count).sort((a: number, b: number) => a - b)).toEqual([
+      300, 400, 500,
+    ]);
     expect(range.body.pagination.total).toBe(3);
   });
 
@@ -153,6 +186,8 @@ describe("districts slice: REST and GraphQL over the same operation", () => {
     expect(gql.errors).toBeUndefined();
     expect(gql.data.districts.pagination).toEqual({ total: 8, hasMore: true });
     expect(gql.data.districts.data.map((d: { id: string }) => d.id)).toEqual(rest.body.data.map((d: { id: string }) => d.id));
-    expect(gql.data.districts.data[0].annualStatistics.latest.totalEnrollment).toBe(rest.body.data[0].annual_statistics.latest.total_enrollment);
+    expect(gql.data.districts.data[0].annualStatistics.latest.totalEnrollment).toBe(
+      rest.body.data[0].annual_statistics.latest.total_enrollment,
+    );
   });
 });

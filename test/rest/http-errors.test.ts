@@ -21,7 +21,10 @@ describe("HTTP error model, authentication and limits", () => {
     expect(missing.body.message).toMatch(/missing/);
     const malformed = await t.http.get("/api/v1/districts").set("Authorization", "Token abc").expect(401);
     expect(malformed.body.message).toMatch(/malformed/);
-    const unknown = await t.http.get("/api/v1/districts").set("Authorization", `Bearer sk_live_${"x".repeat(43)}`).expect(401);
+    const unknown = await t.http
+      .get("/api/v1/districts")
+      .set("Authorization", `Bearer sk_live_${"x".repeat(43)}`)
+      .expect(401);
     expect(unknown.body.message).toMatch(/unknown or revoked/);
     const { apiKey } = await createApiKey(t.db, t.orgs.pro);
     await t.http.get("/api/v1/districts").set("Authorization", `Bearer ${apiKey}`).expect(200);
@@ -88,7 +91,8 @@ describe("HTTP error model, authentication and limits", () => {
       `{ districts { data { annualStatistics { breakdowns { enrollmentGrade { trend { rows { category } } } } } } } }`,
     );
     expect(deep.errors).toBeUndefined();
-    const heavy = "districts(limit: 200) { data { annualStatistics { breakdowns { enrollmentGrade { trend { rows { value } } } staffCategory { trend { rows { value } } } enrollmentRaceSex { trend { rows { value } } } ideaDisability { trend { rows { value } } } } } } }";
+    const heavy =
+      "districts(limit: 200) { data { annualStatistics { breakdowns { enrollmentGrade { trend { rows { value } } } staffCategory { trend { rows { value } } } enrollmentRaceSex { trend { rows { value } } } ideaDisability { trend { rows { value } } } } } } }";
     const nested = `{ ${["a", "b", "c", "d"].map((alias) => `${alias}: ${heavy}`).join(" ")} }`;
     const costly = await t.graphql(nested);
     expect(costly.errors?.[0].message).toMatch(/query cost \d+ exceeds the limit/);

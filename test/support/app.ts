@@ -53,7 +53,11 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
     keys,
     orgs,
     get: (path, plan = "enterprise") => agent.get(path).set("Authorization", auth(plan)),
-    post: (path, body, plan = "enterprise") => agent.post(path).set("Authorization", auth(plan)).send(body as object),
+    post: (path, body, plan = "enterprise") =>
+      agent
+        .post(path)
+        .set("Authorization", auth(plan))
+        .send(body as object),
     async graphql(query, variables, plan = "enterprise") {
       const res = await agent.post("/graphql").set("Authorization", auth(plan)).send({ query, variables });
       return res.body;

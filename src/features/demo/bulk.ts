@@ -4,6 +4,7 @@
  * per-row round trips and no 65,535-parameter ceiling; arrays and JSON columns need no driver quirks.
  */
 import type { Queryable } from "../../db/client";
+import type { ColumnTypes } from "../../db/column-types";
 import { ident } from "../../db/sql";
 
 export type DemoValue = string | number | boolean | null | readonly string[] | DemoJson;
@@ -11,26 +12,6 @@ export type DemoJson = { readonly [key: string]: unknown } | readonly unknown[];
 export type DemoRow = Record<string, DemoValue>;
 
 const ROWS_PER_STATEMENT = 2000;
-
-/** Column name to SQL type (`format_type`) for each table, read once per seeding run. */
-export type ColumnTypes = Map<string, Map<string, string>>;
-
-export async function readColumnTypes(q: Queryable, tables: readonly string[]): Promise<ColumnTypes> {
-  const rows = await q.query<{ table_name: string; column_name: string; sql_type: string }>(
-    `SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, a.atttypmod) AS sql_type
-       FROM pg_attribute a
-       JOIN pg_class c ON c.oid = a.attrelid
-      WHERE c.oid = ANY($1::text[]::regclass[]) AND a.attnum > 0 AND NOT a.attisdropped`,
-    [tables],
-  );
-  const types: ColumnTypes = new Map();
-  for (const row of rows) {
-    const table = types.get(row.table_name) ?? new Map<string, string>();
-    table.set(row.column_name, row.sql_type);
-    types.set(row.table_name, table);
-  }
-  return types;
-}
 
 /** Inserts `rows` (all with the same keys) into `table`; returns how many were written. */
 export async function insertRows(q: Queryable, types: ColumnTypes, table: string, rows: readonly DemoRow[]): Promise<number> {

@@ -11,7 +11,8 @@
 import type { Db, Queryable } from "../../db/client";
 import { buildAssessments, gradeNumber, hasTestedGrade, type AssessmentTarget } from "./assessment";
 import { buildAssociations, buildChildcarePeople } from "./associations";
-import { type DemoRow, insertRows, readColumnTypes } from "./bulk";
+import { readColumnTypes } from "../../db/column-types";
+import { type DemoRow, insertRows } from "./bulk";
 import { DEMO_ERROR_PREFIX, DEMO_SOURCE, DEMO_SUMMARY_PREFIX, PREFERRED_STATES } from "./catalog";
 import { buildContacts } from "./contacts";
 import { completedUpdate, errorUpdate, type ExtractionUpdate, processingUpdate } from "./extraction";

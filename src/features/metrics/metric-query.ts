@@ -20,10 +20,7 @@ export const SORT_DIRECTIONS = ["asc", "desc"] as const;
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 
 /** Which value of a metric a select, filter or sort refers to. */
-export type MetricPoint =
-  | { at: "latest" }
-  | { at: "year"; year: number }
-  | { at: "change"; from: number; to: number; kind: ChangeKind };
+export type MetricPoint = { at: "latest" } | { at: "year"; year: number } | { at: "change"; from: number; to: number; kind: ChangeKind };
 
 export interface MetricRef {
   metric: string;
@@ -92,7 +89,8 @@ function isObject(value: Json): value is JsonObject {
 function expectObject(value: Json, path: string, keys: readonly string[]): JsonObject {
   if (!isObject(value)) fail(`${path} must be an object, got ${describe(value)}`);
   const unknown = Object.keys(value).filter((key) => !keys.includes(key));
-  if (unknown.length) fail(`${path} has unknown key${unknown.length > 1 ? "s" : ""} ${unknown.map(show).join(", ")}; allowed: ${keys.join(", ")}`);
+  if (unknown.length)
+    fail(`${path} has unknown key${unknown.length > 1 ? "s" : ""} ${unknown.map(show).join(", ")}; allowed: ${keys.join(", ")}`);
   return value;
 }
 
@@ -155,7 +153,9 @@ function parseSelect(entity: MetricEntity, value: Json): MetricSelect[] {
     const item = expectObject(raw, path, ["metric", "year", "change", "as"]);
     const ref = parseMetricRef(entity, item, path);
     if (item.as !== undefined && (typeof item.as !== "string" || !IDENTIFIER.test(item.as))) {
-      fail(`${path}.as ${show(item.as)} must be a simple identifier (letters, digits, _; not starting with a digit; at most 63 characters)`);
+      fail(
+        `${path}.as ${show(item.as)} must be a simple identifier (letters, digits, _; not starting with a digit; at most 63 characters)`,
+      );
     }
     const as = (item.as as string | undefined) ?? ref.metric;
     if (seen.has(as)) fail(`${path}.as ${show(as)} is already used by an earlier select item; give each item a distinct "as"`);
@@ -239,7 +239,11 @@ function metricDef(entity: MetricEntity, metric: string): MetricDef {
  */
 function valueRow(def: MetricDef, entityRef: string, yearParam: string | null): string {
   const [col, year] = [`m.${ident(def.column)}`, `m.${ident(def.yearColumn)}`];
-  const where = [`m.${ident(def.entityColumn)} = ${entityRef}`, ...(yearParam ? [`${year} = ${yearParam}::int`] : []), `${col} IS NOT NULL`];
+  const where = [
+    `m.${ident(def.entityColumn)} = ${entityRef}`,
+    ...(yearParam ? [`${year} = ${yearParam}::int`] : []),
+    `${col} IS NOT NULL`,
+  ];
   // Annual rows are unique per (entity, year); assessments have one row per source and year, and the most
   // recently loaded source that reports the metric wins.
   const order = [...(yearParam ? [] : [`${year} DESC`]), ...(def.source === "assessment" ? [`m."loaded_at" DESC`, `m."source_id"`] : [])];

@@ -8,11 +8,12 @@ import { createApiKey } from "../auth/api-key.service";
 import type { Plan } from "../auth/viewer";
 import { createOrganization, createProject } from "./organization.service";
 
-const DEMO_ORGANIZATIONS: { key: "free" | "enterprise" | "internal"; name: string; plan: Plan; credits: number; entitlements: string[] }[] = [
-  { key: "free", name: "Demo Free Org", plan: "free", credits: 50, entitlements: [] },
-  { key: "enterprise", name: "Demo Enterprise Org", plan: "enterprise", credits: 1000, entitlements: ["signals"] },
-  { key: "internal", name: "Demo Internal Org", plan: "internal", credits: 10000, entitlements: ["signals"] },
-];
+const DEMO_ORGANIZATIONS: { key: "free" | "enterprise" | "internal"; name: string; plan: Plan; credits: number; entitlements: string[] }[] =
+  [
+    { key: "free", name: "Demo Free Org", plan: "free", credits: 50, entitlements: [] },
+    { key: "enterprise", name: "Demo Enterprise Org", plan: "enterprise", credits: 1000, entitlements: ["signals"] },
+    { key: "internal", name: "Demo Internal Org", plan: "internal", credits: 10000, entitlements: ["signals"] },
+  ];
 
 export interface DemoOrganizations {
   demo_keys: Record<"free" | "enterprise" | "internal", string>;
@@ -25,9 +26,15 @@ export async function seedDemoOrganizations(db: Db): Promise<DemoOrganizations> 
   for (const org of DEMO_ORGANIZATIONS) {
     const existing = await db.query<{ id: string }>(`SELECT id FROM organizations WHERE name = $1 ORDER BY created_at LIMIT 1`, [org.name]);
     const organizationId =
-      existing[0]?.id ?? (await createOrganization(db, { name: org.name, plan: org.plan, credits: org.credits, entitlements: org.entitlements })).organizationId;
-    const project = await db.query<{ id: string }>(`SELECT id FROM projects WHERE organization_id = $1 ORDER BY created_at LIMIT 1`, [organizationId]);
-    const projectId = project[0]?.id ?? (await createProject(db, organizationId, "Demo project", { segments: ["K-12 districts"], states: ["NE", "CA"] })).projectId;
+      existing[0]?.id ??
+      (await createOrganization(db, { name: org.name, plan: org.plan, credits: org.credits, entitlements: org.entitlements }))
+        .organizationId;
+    const project = await db.query<{ id: string }>(`SELECT id FROM projects WHERE organization_id = $1 ORDER BY created_at LIMIT 1`, [
+      organizationId,
+    ]);
+    const projectId =
+      project[0]?.id ??
+      (await createProject(db, organizationId, "Demo project", { segments: ["K-12 districts"], states: ["NE", "CA"] })).projectId;
     demo_keys[org.key] = (await createApiKey(db, organizationId, "demo key")).apiKey;
     organizations[org.key] = { organizationId, projectId };
   }

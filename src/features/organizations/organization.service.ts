@@ -19,10 +19,11 @@ export async function createOrganization(db: Db, input: CreateOrganizationInput)
   const credits = input.credits ?? 0;
   if (!Number.isFinite(credits) || credits < 0) throw new BadRequestError("credits must be a number >= 0");
   return db.transaction(async (q) => {
-    const [org] = await q.query<{ id: string }>(
-      `INSERT INTO organizations (name, plan, entitlements) VALUES ($1, $2, $3) RETURNING id`,
-      [input.name.trim(), input.plan, [...new Set(input.entitlements ?? [])]],
-    );
+    const [org] = await q.query<{ id: string }>(`INSERT INTO organizations (name, plan, entitlements) VALUES ($1, $2, $3) RETURNING id`, [
+      input.name.trim(),
+      input.plan,
+      [...new Set(input.entitlements ?? [])],
+    ]);
     if (credits > 0) await addGrant(q, org.id, credits, "initial grant");
     return { organizationId: org.id };
   });
@@ -42,7 +43,11 @@ async function addGrant(q: Queryable, organizationId: string, amount: number, no
     [organizationId, amount],
   );
   if (!rows.length) throw new NotFoundError(`organization ${organizationId}`);
-  await q.query(`INSERT INTO credit_ledger (organization_id, kind, amount, note) VALUES ($1, 'grant', $2, $3)`, [organizationId, amount, note]);
+  await q.query(`INSERT INTO credit_ledger (organization_id, kind, amount, note) VALUES ($1, 'grant', $2, $3)`, [
+    organizationId,
+    amount,
+    note,
+  ]);
   return rows[0].credit_balance;
 }
 
