@@ -4,10 +4,16 @@
  * Grouped by resource, sorted by path.
  */
 import {
+  ChildcareCenterDocument,
+  ChildcareCentersDocument,
   DistrictDocument,
   DistrictEventsDocument,
   DistrictsDocument,
+  HeadStartProgramDocument,
+  HeadStartProgramsDocument,
   MetricsDocument,
+  OperatorDocument,
+  OperatorsDocument,
   SchoolDocument,
   SchoolEventsDocument,
   SchoolsDocument,
@@ -16,6 +22,23 @@ import {
 import { route, type RouteSpec } from "./route";
 
 export const routes: RouteSpec[] = [
+  // childcare centers (the detail carries people)
+  route({ method: "GET", path: "/childcare-centers", document: ChildcareCentersDocument, input: "query", select: ["childcare_centers"] }),
+  route({
+    method: "POST",
+    path: "/childcare-centers",
+    document: ChildcareCentersDocument,
+    input: "string-body",
+    select: ["childcare_centers"],
+  }),
+  route({
+    method: "GET",
+    path: "/childcare-centers/:id",
+    document: ChildcareCenterDocument,
+    input: "query",
+    select: ["childcare_center"],
+    wrap: true,
+  }),
   // districts
   route({ method: "GET", path: "/districts", document: DistrictsDocument, input: "query", select: ["districts"] }),
   route({ method: "POST", path: "/districts", document: DistrictsDocument, input: "string-body", select: ["districts"] }),
@@ -28,8 +51,35 @@ export const routes: RouteSpec[] = [
     select: ["district_events"],
     wrap: true,
   }),
+  // Head Start programs
+  route({
+    method: "GET",
+    path: "/head-start-programs",
+    document: HeadStartProgramsDocument,
+    input: "query",
+    select: ["head_start_programs"],
+  }),
+  route({
+    method: "POST",
+    path: "/head-start-programs",
+    document: HeadStartProgramsDocument,
+    input: "string-body",
+    select: ["head_start_programs"],
+  }),
+  route({
+    method: "GET",
+    path: "/head-start-programs/:id",
+    document: HeadStartProgramDocument,
+    input: "query",
+    select: ["head_start_program"],
+    wrap: true,
+  }),
   // metrics catalogue
   route({ method: "GET", path: "/metrics", document: MetricsDocument, input: "query", select: ["metrics"], wrap: true }),
+  // operators
+  route({ method: "GET", path: "/operators", document: OperatorsDocument, input: "query", select: ["operators"] }),
+  route({ method: "POST", path: "/operators", document: OperatorsDocument, input: "string-body", select: ["operators"] }),
+  route({ method: "GET", path: "/operators/:id", document: OperatorDocument, input: "query", select: ["operator"], wrap: true }),
   // schools
   route({ method: "GET", path: "/schools", document: SchoolsDocument, input: "query", select: ["schools"] }),
   route({ method: "POST", path: "/schools", document: SchoolsDocument, input: "string-body", select: ["schools"] }),

@@ -6,6 +6,9 @@ import { createAssessmentLoaders } from "../features/assessments/assessment.load
 import { createEventLoaders } from "../features/events/event.service";
 import { createIntelligenceLoaders } from "../features/intelligence/intelligence.loaders";
 import { createSpecialEducationLoaders } from "../features/special-education/special-education.loaders";
+import { createOperatorLoaders } from "../features/operators/operator.loaders";
+import { createHeadStartLoaders } from "../features/head-start/head-start.loaders";
+import { createChildcareLoaders } from "../features/childcare/childcare.loaders";
 
 /** Every feature's loaders, created fresh for each request (never shared across requests). */
 export function createLoaders(db: Db, viewer: Viewer) {
@@ -16,6 +19,9 @@ export function createLoaders(db: Db, viewer: Viewer) {
     specialEducation: createSpecialEducationLoaders(db),
     intelligence: createIntelligenceLoaders(db, viewer),
     events: createEventLoaders(db),
+    operators: createOperatorLoaders(db),
+    headStart: createHeadStartLoaders(db),
+    childcare: createChildcareLoaders(db),
   };
 }
 

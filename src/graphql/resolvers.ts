@@ -9,6 +9,9 @@ import { DistrictEventsResolver, EventQueryResolver, SchoolEventsResolver } from
 import { DistrictIntelligenceResolver, SchoolIntelligenceResolver } from "../features/intelligence/intelligence.resolver";
 import { MetricsResolver } from "../features/metrics/metrics.resolver";
 import { DistrictSpecialEducationResolver, SchoolSpecialEducationResolver } from "../features/special-education/special-education.resolver";
+import { OperatorResolver } from "../features/operators/operator.resolver";
+import { HeadStartProgramResolver } from "../features/head-start/head-start.resolver";
+import { ChildcareCenterResolver } from "../features/childcare/childcare.resolver";
 
 /** Every feature's resolvers. A feature adds its classes here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -28,4 +31,8 @@ export const resolvers: NonEmptyArray<Function> = [
   SchoolEventsResolver,
   EventQueryResolver,
   MetricsResolver,
+  // early childhood: operators, Head Start programs, childcare centers
+  OperatorResolver,
+  HeadStartProgramResolver,
+  ChildcareCenterResolver,
 ];

@@ -1,0 +1,49 @@
+import { Field, InputType, Int, registerEnumType } from "type-graphql";
+import { UUIDScalar } from "../../graphql/scalars";
+
+export enum ChildcareOrderField {
+  name = "name",
+  state = "state",
+  capacity = "capacity",
+  license_type = "license_type",
+  chain = "chain",
+  first_licensed = "first_licensed",
+  created_at = "created_at",
+  updated_at = "updated_at",
+}
+registerEnumType(ChildcareOrderField, { name: "ChildcareOrderField" });
+
+export enum ChildcareLicenseType {
+  center = "center",
+  preschool = "preschool",
+  school_age = "school_age",
+  infant_toddler = "infant_toddler",
+  other = "other",
+}
+registerEnumType(ChildcareLicenseType, { name: "ChildcareLicenseType" });
+
+export enum ChildcareStatusFilter {
+  active = "active",
+  inactive = "inactive",
+  all = "all",
+}
+registerEnumType(ChildcareStatusFilter, { name: "ChildcareStatusFilter", description: "Default active." });
+
+/** Every filter of GET /childcare-centers (contract section 6). */
+@InputType()
+export class ChildcareFilter {
+  @Field(() => [String], { nullable: true, description: "Two-letter state abbreviations." }) state?: string[];
+  @Field(() => [String], { nullable: true, description: "County names (exact, case-insensitive; a trailing 'County' is optional)." })
+  county?: string[];
+  @Field(() => [String], { nullable: true, description: "City names (exact, case-insensitive)." }) city?: string[];
+  @Field(() => [ChildcareLicenseType], { nullable: true }) licenseType?: ChildcareLicenseType[];
+  @Field(() => ChildcareStatusFilter, { nullable: true, description: "Default active." }) status?: ChildcareStatusFilter;
+  @Field(() => Int, { nullable: true, description: "Licensed capacity." }) minCapacity?: number;
+  @Field(() => Int, { nullable: true }) maxCapacity?: number;
+  @Field(() => [String], { nullable: true, description: "Chain keys, or `independent` for centers in no chain." }) chain?: string[];
+  @Field({ nullable: true }) acceptsSubsidy?: boolean;
+  @Field({ nullable: true }) districtOperated?: boolean;
+  @Field({ nullable: true, description: "Center or licensee name (contains, case-insensitive), or license number (equals, any case)." })
+  search?: string;
+  @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
+}

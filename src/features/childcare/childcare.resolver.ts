@@ -1,0 +1,42 @@
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Query, Resolver, Root } from "type-graphql";
+import type { Context } from "../../graphql/context";
+import { UUIDScalar } from "../../graphql/scalars";
+import type { OperatorRow } from "../operators/operator.service";
+import { Operator } from "../operators/operator.type";
+import { ChildcareFilter, ChildcareOrderField } from "./childcare.inputs";
+import { listChildcareCenters } from "./childcare.service";
+import { ChildcareCenter, ChildcareCenterPage, ChildcarePerson } from "./childcare.type";
+
+@ArgsType()
+export class ChildcareListArgsType {
+  @Field(() => ChildcareFilter, { nullable: true }) filter?: ChildcareFilter;
+  @Field(() => ChildcareOrderField, { nullable: true, defaultValue: ChildcareOrderField.name }) orderBy?: ChildcareOrderField;
+  @Field({ nullable: true, defaultValue: true }) orderAscending?: boolean;
+  @Field(() => Int, { nullable: true, defaultValue: 50, description: "1 to 200." }) limit?: number;
+  @Field(() => Int, { nullable: true, defaultValue: 0 }) offset?: number;
+}
+
+@Resolver(() => ChildcareCenter)
+export class ChildcareCenterResolver {
+  @Query(() => ChildcareCenterPage, { description: "Search childcare centers. Same filters as GET /api/v1/childcare-centers." })
+  async childcareCenters(@Args() args: ChildcareListArgsType, @Ctx() ctx: Context): Promise<ChildcareCenterPage> {
+    const page = await listChildcareCenters(ctx.db, args);
+    for (const row of page.data) ctx.loaders.childcare.byId.prime(row.id, row);
+    return page;
+  }
+
+  @Query(() => ChildcareCenter, { nullable: true })
+  childcareCenter(@Arg("id", () => UUIDScalar) id: string, @Ctx() ctx: Context): Promise<ChildcareCenter | null> {
+    return ctx.loaders.childcare.byId.load(id);
+  }
+
+  @FieldResolver(() => [ChildcarePerson], { description: "People named for the center (GET /childcare-centers/{id} serves them)." })
+  people(@Root() center: ChildcareCenter, @Ctx() ctx: Context): Promise<ChildcarePerson[]> {
+    return ctx.loaders.childcare.people.load(center.id);
+  }
+
+  @FieldResolver(() => Operator, { nullable: true, description: "The operator running it, when its licensee is one." })
+  operator(@Root() center: ChildcareCenter, @Ctx() ctx: Context): Promise<OperatorRow | null> | null {
+    return center.operator_id ? ctx.loaders.operators.byId.load(center.operator_id) : null;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Head Start program search and lookup. A list is one statement (filters, page and total); the
+ * parent program's and the district's names are joined in the same statement.
+ */
+import type { Db } from "../../db/client";
+import { SqlParams } from "../../db/sql";
+import { BadRequestError } from "../../graphql/errors";
+import type { Pagination } from "../common/common.type";
+import { checkPaging, checkRange, checkState, checkText, containsPattern } from "../common/list-query";
+import { checkList, countyClause, pagedSql, pageOf } from "../common/paged-query";
+import { DelegatesFilter, HeadStartStatusFilter, type HeadStartFilter, type HeadStartOrderField } from "./head-start.inputs";
+import { HeadStartProgram } from "./head-start.type";
+
+export const HEAD_START_MAX_LIMIT = 200;
+
+export interface HeadStartListArgs {
+  filter?: HeadStartFilter | null;
+  orderBy?: HeadStartOrderField | null;
+  orderAscending?: boolean | null;
+  limit?: number | null;
+  offset?: number | null;
+}
+
+export interface HeadStartProgramPage {
+  data: HeadStartProgram[];
+  pagination: Pagination;
+}
+
+/** The record's columns over alias `h` (program), `pp` (its parent program) and `d` (its district). */
+const SELECT = `SELECT h.id, h.slug, h.name, h.grant_number, h.delegate_number, h.parent_program_id, pp.name AS parent_program_name,
+    h.recipient_name, h.state, h.physical_address, h.physical_city, h.physical_zip, h.county, h.phone, h.website_url, h.email,
+    h.district_id, d.name AS district_name, h.program_types, h.funded_slots, h.open_site_count, h.site_count, h.status,
+    h.grant_amount, h.grant_start, h.grant_end, h.source_url, h.source_version, h.operator_id, h.created_at, h.updated_at
+  FROM head_start_programs h
+  LEFT JOIN head_start_programs pp ON pp.id = h.parent_program_id
+  LEFT JOIN districts d ON d.id = h.district_id`;
+
+const present = (row: Record<string, unknown>): HeadStartProgram =>
+  Object.setPrototypeOf(row, HeadStartProgram.prototype) as HeadStartProgram;
+
+export async function loadHeadStartProgramsByIds(db: Db, ids: readonly string[]): Promise<HeadStartProgram[]> {
+  const rows = await db.query<Record<string, unknown>>(`${SELECT} WHERE h.id = ANY($1::uuid[])`, [ids]);
+  return rows.map(present);
+}
+
+const ORDER_COLUMNS: Record<HeadStartOrderField, string> = {
+  name: "name",
+  state: "state",
+  funded_slots: "funded_slots",
+  open_site_count: "open_site_count",
+  grant_amount: "grant_amount",
+  grant_end: "grant_end",
+  created_at: "created_at",
+  updated_at: "updated_at",
+};
+
+function order(orderBy: HeadStartOrderField | null | undefined, ascending: boolean | null | undefined) {
+  const direction = ascending === false ? "DESC" : "ASC";
+  return (alias: string) =>
+    `${alias}.${ORDER_COLUMNS[orderBy ?? ("name" as HeadStartOrderField)]} ${direction} NULLS LAST, ${alias}.id ASC`;
+}
+
+function whereClauses(filter: HeadStartFilter, p: SqlParams): string[] {
+  const w: string[] = [];
+  if (filter.state != null) w.push(`h.state = ANY(${p.add(checkList("state", filter.state, checkState))}::text[])`);
+  if (filter.county != null) w.push(countyClause("h.county", filter.county, p));
+  if (filter.programType != null) {
+    if (!filter.programType.length) throw new BadRequestError("program_type must be a non-empty comma-separated list");
+    w.push(`h.program_types && ${p.add(filter.programType)}::text[]`);
+  }
+  const status = filter.status ?? HeadStartStatusFilter.active;
+  if (status !== HeadStartStatusFilter.all) w.push(`h.status = ${p.add(status)}`);
+  checkRange("funded_slots", filter.minFundedSlots, filter.maxFundedSlots, true);
+  if (filter.minFundedSlots != null) w.push(`h.funded_slots >= ${p.add(filter.minFundedSlots)}`);
+  if (filter.maxFundedSlots != null) w.push(`h.funded_slots <= ${p.add(filter.maxFundedSlots)}`);
+  if (filter.grantEndAfter != null && filter.grantEndBefore != null && filter.grantEndAfter > filter.grantEndBefore) {
+    throw new BadRequestError("grant_end_after must not be later than grant_end_before");
+  }
+  if (filter.grantEndAfter != null) w.push(`h.grant_end >= ${p.add(filter.grantEndAfter)}::date`);
+  if (filter.grantEndBefore != null) w.push(`h.grant_end <= ${p.add(filter.grantEndBefore)}::date`);
+  if (filter.delegates === DelegatesFilter.exclude) w.push(`h.delegate_number IS NULL`);
+  if (filter.delegates === DelegatesFilter.only) w.push(`h.delegate_number IS NOT NULL`);
+  if (filter.districtRun != null) w.push(filter.districtRun ? `h.district_id IS NOT NULL` : `h.district_id IS NULL`);
+  if (filter.search != null) {
+    const text = checkText("search", filter.search);
+    const pattern = p.add(containsPattern(text));
+    // A grant number matches exactly (any case), also as grant-delegate (01CH010841-001).
+    const grant = p.add(text.toUpperCase());
+    w.push(`(h.name ILIKE ${pattern} OR h.recipient_name ILIKE ${pattern}
+             OR h.grant_number = ${grant} OR h.grant_number || '-' || h.delegate_number = ${grant})`);
+  }
+  if (filter.ids != null) {
+    if (!filter.ids.length) throw new BadRequestError("ids must be a non-empty comma-separated list");
+    w.push(`h.id = ANY(${p.add(filter.ids)}::uuid[])`);
+  }
+  if (filter.parentProgramId != null) w.push(`h.parent_program_id = ${p.add(filter.parentProgramId)}::uuid`);
+  return w;
+}
+
+export async function listHeadStartPrograms(db: Db, args: HeadStartListArgs): Promise<HeadStartProgramPage> {
+  const limit = args.limit ?? 50;
+  const offset = args.offset ?? 0;
+  checkPaging(limit, offset, HEAD_START_MAX_LIMIT);
+  const p = new SqlParams();
+  const where = whereClauses(args.filter ?? {}, p);
+  const sql = pagedSql({
+    filtered: `${SELECT} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`,
+    order: order(args.orderBy, args.orderAscending),
+    limit: p.add(limit),
+    offset: p.add(offset),
+  });
+  return pageOf(await db.query<Record<string, unknown>>(sql, p.values), limit, offset, present);
+}
