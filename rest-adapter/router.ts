@@ -54,7 +54,7 @@ export function createRestRouter(routes: RouteSpec[], executor: GraphQLExecutor)
       let value: unknown = result.data;
       for (const key of spec.select) value = (value as Record<string, unknown> | null)?.[key] ?? null;
       if (value === null) return send(res, httpError("NOT_FOUND", `${req.path} not found`));
-      res.status(spec.status ?? 200).json(spec.wrap ? { data: value } : value);
+      sendJson(res, spec.status ?? 200, spec.wrap ? { data: value } : value);
     });
   }
   return router;
@@ -70,6 +70,16 @@ function restNames(error: GraphQLFormattedError): GraphQLFormattedError {
     .replace(/Variable "\$input" got invalid value (.*?); Field "(\w+)" is not defined by type "\w+"\.?/, (_m, _v, field: string) => `unknown body property ${snake(field)}`)
     .replace(/Variable "\$(\w+)"/g, (_m, name: string) => `parameter ${snake(name)}`);
   return { ...error, message };
+}
+
+/**
+ * A result body, stringified once and written as it is. No ETag: Express would hash every list page
+ * (megabytes for 200 full records) on each request, and nothing revalidates these responses.
+ */
+function sendJson(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
+  res.end(text);
 }
 
 function send(res: Response, body: { statusCode: number }): void {

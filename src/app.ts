@@ -18,6 +18,7 @@ import { pendingMigrations } from "./db/migrate";
 import { ApiKeyAuthenticator } from "./features/auth/api-key.service";
 import type { Viewer } from "./features/auth/viewer";
 import { createContext, type Context } from "./graphql/context";
+import { restDocument, restSchema } from "./graphql/fields";
 import { AppError } from "./graphql/errors";
 import { costLimitRule, depthLimitRule } from "./graphql/limits";
 import { getSchema } from "./graphql/schema";
@@ -121,8 +122,10 @@ function errorHandler(error: unknown, req: Request, res: Response, _next: NextFu
 
 /**
  * REST runs a fixed set of operations, so each is validated (same rules as /graphql) and compiled with
- * graphql-jit once, then executed against the same schema, context factory and error masking as
- * Apollo's /graphql. Compiling removes graphql-js's per-field interpretation from the hot list paths.
+ * graphql-jit once, then executed with the same resolvers, context factory and error masking as
+ * Apollo's /graphql. Compiling removes graphql-js's per-field interpretation from the hot list paths;
+ * compiling against restSchema (fields named by their REST names) turns every plain column into an
+ * inline property read instead of a resolver call.
  */
 function createJitExecutor(
   schema: GraphQLSchema,
@@ -130,10 +133,11 @@ function createJitExecutor(
   contextFor: (req: Request, res: Response) => Context,
 ): GraphQLExecutor {
   const compiled = new WeakMap<DocumentNode, CompiledQuery>();
+  const rest = restSchema(schema);
   const compile = (document: DocumentNode): CompiledQuery => {
     const errors = validate(schema, document, [...specifiedRules, ...rules]);
     if (errors.length) throw new Error(`REST operation is invalid: ${errors.map((e) => e.message).join("; ")}`);
-    const query = compileQuery(schema, document);
+    const query = compileQuery(rest, restDocument(document));
     if (!isCompiledQuery(query)) throw new Error(`REST operation does not compile: ${JSON.stringify(query.errors)}`);
     compiled.set(document, query);
     return query;

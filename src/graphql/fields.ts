@@ -3,8 +3,27 @@
  * per-row copying); `Col` publishes each as the camelCase GraphQL field. TypeGraphQL's basic resolver
  * reads the property by its TypeScript name, so no mapping code runs per field.
  */
-import { Field, Float, ID, Int } from "type-graphql";
-import { camel } from "../../rest-adapter/naming";
+import {
+  GraphQLInterfaceType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLUnionType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isUnionType,
+  Kind,
+  visit,
+  type DocumentNode,
+  type GraphQLFieldConfigMap,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+} from "graphql";
+import { Field, Float, getMetadataStorage, ID, Int } from "type-graphql";
+import { camel, snake } from "../../rest-adapter/naming";
 import { DateScalar, DateTimeScalar, JSONScalar, UUIDScalar } from "./scalars";
 
 type TypeFn = Parameters<typeof Field>[0];
@@ -22,6 +41,14 @@ const KINDS = {
 } satisfies Record<string, TypeFn>;
 export type ColKind = keyof typeof KINDS;
 
+interface FieldMetadata {
+  target: Function;
+  name: string;
+  schemaName: string;
+  roles?: unknown[];
+  middlewares?: unknown[];
+}
+
 /** A column published under its camelCase name. Nullable unless `required`. */
 export function Col(kind: ColKind | TypeFn, options: { required?: boolean; description?: string } = {}): PropertyDecorator {
   return (target, property) => {
@@ -31,5 +58,107 @@ export function Col(kind: ColKind | TypeFn, options: { required?: boolean; descr
       nullable: !options.required,
       description: options.description,
     })(target, property);
+  };
+}
+
+/**
+ * The schema the compiled REST executor runs (src/app.ts createJitExecutor): the same types and
+ * resolvers, with every output field named by its REST (snake_case) name, and no resolver on fields
+ * that only read the property of that name (Col and other plain @Field properties). graphql-jit then
+ * compiles those reads inline instead of calling a resolver per field; REST documents are rewritten to
+ * select fields by their REST names (restDocument). Fields with field resolvers keep them.
+ */
+export function restSchema(schema: GraphQLSchema): GraphQLSchema {
+  const plainProperty = plainPropertyReader();
+  const mapped = new Map<string, GraphQLNamedType>();
+  const named = <T extends GraphQLNamedType>(type: T): T => (mapped.get(type.name) as T | undefined) ?? type;
+  const output = (type: GraphQLOutputType): GraphQLOutputType => {
+    if (isNonNullType(type)) return new GraphQLNonNull(output(type.ofType));
+    if (isListType(type)) return new GraphQLList(output(type.ofType));
+    return named(type);
+  };
+  const fields = (typeName: string, config: GraphQLFieldConfigMap<unknown, unknown>) => () =>
+    Object.fromEntries(
+      Object.entries(config).map(([name, field]) => {
+        const restName = snake(name);
+        const inline = plainProperty(typeName, name) === restName;
+        return [restName, { ...field, type: output(field.type), resolve: inline ? undefined : field.resolve }];
+      }),
+    );
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (type.name.startsWith("__")) continue;
+    if (isObjectType(type)) {
+      const config = type.toConfig();
+      mapped.set(
+        type.name,
+        new GraphQLObjectType({ ...config, fields: fields(type.name, config.fields), interfaces: () => config.interfaces.map(named) }),
+      );
+    } else if (isInterfaceType(type)) {
+      const config = type.toConfig();
+      mapped.set(
+        type.name,
+        new GraphQLInterfaceType({ ...config, fields: fields(type.name, config.fields), interfaces: () => config.interfaces.map(named) }),
+      );
+    } else if (isUnionType(type)) {
+      const config = type.toConfig();
+      mapped.set(type.name, new GraphQLUnionType({ ...config, types: () => config.types.map(named) }));
+    }
+  }
+  const config = schema.toConfig();
+  return new GraphQLSchema({
+    ...config,
+    query: config.query && named(config.query),
+    mutation: config.mutation && named(config.mutation),
+    subscription: config.subscription && named(config.subscription),
+    types: config.types.filter((t) => !t.name.startsWith("__")).map(named),
+  });
+}
+
+/** A REST document for restSchema: fields selected by their REST names (the snake_case aliases become the names). */
+export function restDocument(document: DocumentNode): DocumentNode {
+  return visit(document, {
+    Field(node) {
+      const name = snake(node.name.value);
+      const alias = node.alias?.value ?? name;
+      return { ...node, name: { kind: Kind.NAME, value: name }, alias: alias === name ? undefined : { kind: Kind.NAME, value: alias } };
+    },
+  });
+}
+
+/**
+ * (GraphQL type, field) -> the property a field reads, for fields TypeGraphQL resolves by reading one
+ * property of the source object (no field resolver, middleware or authorization); null for any other.
+ */
+function plainPropertyReader(): (typeName: string, fieldName: string) => string | null {
+  const storage = getMetadataStorage() as unknown as {
+    objectTypes: { name: string; target: Function }[];
+    interfaceTypes: { name: string; target: Function }[];
+    fields: FieldMetadata[];
+    fieldResolvers: { schemaName: string; getObjectType?: () => Function }[];
+    middlewares: { target: Function; fieldName: string }[];
+  };
+  const classes = new Map([...storage.objectTypes, ...storage.interfaceTypes].map((t) => [t.name, t.target]));
+  const lineage = (target: Function): Function[] => {
+    const chain: Function[] = [];
+    for (let c: unknown = target; typeof c === "function" && c !== Function.prototype; c = Object.getPrototypeOf(c))
+      chain.push(c as Function);
+    return chain;
+  };
+  return (typeName, fieldName) => {
+    const target = classes.get(typeName);
+    if (!target) return null;
+    const chain = lineage(target);
+    const resolved = storage.fieldResolvers.some((r) => r.schemaName === fieldName && chain.includes(r.getObjectType?.() as Function));
+    if (resolved) return null;
+    for (const cls of chain) {
+      const field = storage.fields.find((f) => f.target === cls && f.schemaName === fieldName);
+      if (!field) continue;
+      const guarded =
+        field.roles !== undefined ||
+        (field.middlewares?.length ?? 0) > 0 ||
+        storage.middlewares.some((m) => m.target === cls && m.fieldName === field.name);
+      return guarded ? null : field.name;
+    }
+    return null;
   };
 }

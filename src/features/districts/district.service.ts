@@ -136,11 +136,20 @@ export async function listDistricts(db: Db, viewer: Viewer, args: DistrictListAr
   const direction = args.orderAscending === false ? "DESC" : "ASC";
   const order = metric?.orderBy ?? `d.${ORDER_COLUMNS[args.orderBy ?? ("name" as DistrictOrderField)]} ${direction} NULLS LAST`;
   const metricSelect = metric?.selects.map((s) => `, ${s.sql} AS ${s.column}`).join("") ?? "";
-  // One statement: the window count is the total of the filtered set, computed before LIMIT.
-  const sql = `${select.replace("SELECT d.*,", `SELECT d.*${metricSelect}, count(*) OVER () AS __total,`)}
-    ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-    ORDER BY ${order}, d.id ASC
-    LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`;
+  // One statement. The filter, count and sort run over narrow (id, sort key) tuples: a window count over
+  // whole district rows would materialise and sort every wide row of the filtered set. Only the page's
+  // rows are then read in full, with the caller's unlock and follow state and the selected metrics.
+  const sql = `WITH page AS MATERIALIZED (
+      SELECT ranked.*, row_number() OVER () AS __position FROM (
+        SELECT d.id AS __id, count(*) OVER () AS __total
+          FROM districts d
+          LEFT JOIN unlocks u ON u.organization_id = ${p.add(viewer.organizationId)} AND u.entity_type = 'district' AND u.entity_id = d.id
+          ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+         ORDER BY ${order}, d.id ASC
+         LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}) ranked)
+    ${select.replace("SELECT d.*,", `SELECT d.*${metricSelect}, page.__total,`)}
+    JOIN page ON page.__id = d.id
+    ORDER BY page.__position`;
   const rows = await db.query<Record<string, unknown>>(sql, p.values);
   let total = rows.length ? Number(rows[0].__total) : 0;
   if (!rows.length && offset > 0) {
