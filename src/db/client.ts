@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool, PoolClient } from "pg";
+import { logger } from "../logger";
 import { PrismaClient } from "./generated/client";
 
 export type DbKind = "embedded" | "postgres";
@@ -104,6 +105,9 @@ async function createPostgresDb(url: string, poolSize: number): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   const stats = { statements: 0 };
   pool.on("connect", (client) => countPgStatements(client, stats));
+  // An idle connection the server closes (restart, failover, pg_terminate_backend) must not crash the
+  // process: the pool drops it and the next query opens a new one.
+  pool.on("error", (error) => logger.warn("idle database connection lost", { error: error.message }));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   await pool.query("CREATE EXTENSION IF NOT EXISTS pg_trgm").catch(() => undefined);
   const hasVector = await pool
