@@ -398,6 +398,6 @@ describe("operators", () => {
     const one = await t.graphql(`query($id: UUID!) { operator(id: $id) { id name } }`, { id: id.zeta });
     expect(one.data.operator).toEqual({ id: id.alpha, name: "Alpha Kids Co" });
     const bad = await t.graphql(`{ operators(filter: { kind: ["school"] }) { data { id } } }`);
-    expect(bad.errors[0].message).toContain("kind");
+    expect(bad.errors?.[0].message).toContain("kind");
   });
 });
