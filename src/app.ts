@@ -7,7 +7,7 @@ import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { type NextFunction, type Request, type Response } from "express";
-import { specifiedRules, validate, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule } from "graphql";
+import { isEnumType, specifiedRules, validate, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import { httpError } from "../rest-adapter/errors";
 import { createRestRouter, type GraphQLExecutor } from "../rest-adapter/router";
@@ -134,10 +134,17 @@ function createJitExecutor(
 ): GraphQLExecutor {
   const compiled = new WeakMap<DocumentNode, CompiledQuery>();
   const rest = restSchema(schema);
+  // Built-in scalars and enums are written as resolvers return them: graphql-jit otherwise calls a
+  // serializer and allocates error-path arrays for every leaf (most of a list page's garbage). Rows
+  // already hold values of the declared types (pg parses numbers and booleans); enums qualify only
+  // while every value is its own name, so passing the value through writes the same JSON.
+  const disableLeafSerialization = Object.values(schema.getTypeMap()).every(
+    (type) => !isEnumType(type) || type.getValues().every((value) => value.value === value.name),
+  );
   const compile = (document: DocumentNode): CompiledQuery => {
     const errors = validate(schema, document, [...specifiedRules, ...rules]);
     if (errors.length) throw new Error(`REST operation is invalid: ${errors.map((e) => e.message).join("; ")}`);
-    const query = compileQuery(rest, restDocument(document));
+    const query = compileQuery(rest, restDocument(document), undefined, { disableLeafSerialization });
     if (!isCompiledQuery(query)) throw new Error(`REST operation does not compile: ${JSON.stringify(query.errors)}`);
     compiled.set(document, query);
     return query;
