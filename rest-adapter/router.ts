@@ -77,9 +77,10 @@ function restNames(error: GraphQLFormattedError): GraphQLFormattedError {
  * (megabytes for 200 full records) on each request, and nothing revalidates these responses.
  */
 function sendJson(res: Response, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
-  res.end(text);
+  // Encoded once: its length is the Content-Length, and the socket writes the bytes as they are.
+  const bytes = Buffer.from(JSON.stringify(body));
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": bytes.length });
+  res.end(bytes);
 }
 
 function send(res: Response, body: { statusCode: number }): void {

@@ -19,6 +19,7 @@ import {
   visit,
   type DocumentNode,
   type GraphQLFieldConfigMap,
+  type GraphQLFieldResolver,
   type GraphQLNamedType,
   type GraphQLOutputType,
 } from "graphql";
@@ -62,11 +63,23 @@ export function Col(kind: ColKind | TypeFn, options: { required?: boolean; descr
 }
 
 /**
+ * Values a service loaded ahead for fields that have resolvers (a list resolver loading every block of a
+ * page at once): `source[PREFETCHED][graphqlFieldName]`, exactly what the field resolver would return
+ * (null included). The REST executor serves them without calling the resolver; the resolvers themselves
+ * find the same rows in their loaders, which the prefetch filled.
+ */
+export const PREFETCHED = Symbol("prefetched");
+export interface Prefetchable {
+  [PREFETCHED]?: Record<string, unknown>;
+}
+
+/**
  * The schema the compiled REST executor runs (src/app.ts createJitExecutor): the same types and
  * resolvers, with every output field named by its REST (snake_case) name, and no resolver on fields
  * that only read the property of that name (Col and other plain @Field properties). graphql-jit then
  * compiles those reads inline instead of calling a resolver per field; REST documents are rewritten to
- * select fields by their REST names (restDocument). Fields with field resolvers keep them.
+ * select fields by their REST names (restDocument). Fields with field resolvers keep them, served from
+ * PREFETCHED when the source carries the value.
  */
 export function restSchema(schema: GraphQLSchema): GraphQLSchema {
   const plainProperty = plainPropertyReader();
@@ -82,7 +95,7 @@ export function restSchema(schema: GraphQLSchema): GraphQLSchema {
       Object.entries(config).map(([name, field]) => {
         const restName = snake(name);
         const inline = plainProperty(typeName, name) === restName;
-        return [restName, { ...field, type: output(field.type), resolve: inline ? undefined : field.resolve }];
+        return [restName, { ...field, type: output(field.type), resolve: inline ? undefined : field.resolve && prefetchedOr(name, field.resolve) }];
       }),
     );
   for (const type of Object.values(schema.getTypeMap())) {
@@ -112,6 +125,13 @@ export function restSchema(schema: GraphQLSchema): GraphQLSchema {
     subscription: config.subscription && named(config.subscription),
     types: config.types.filter((t) => !t.name.startsWith("__")).map(named),
   });
+}
+
+function prefetchedOr(fieldName: string, resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldResolver<unknown, unknown> {
+  return (source, args, context, info) => {
+    const ready = (source as Prefetchable | null | undefined)?.[PREFETCHED]?.[fieldName];
+    return ready !== undefined ? ready : resolve(source, args, context, info);
+  };
 }
 
 /** A REST document for restSchema: fields selected by their REST names (the snake_case aliases become the names). */

@@ -1,9 +1,10 @@
 /**
- * The district's annual_statistics block. Breakdowns are resolved lazily (their own loader) so a query
- * that does not ask for them costs no statement.
+ * The district's annual_statistics block. Breakdowns have their own loader, so a query that does not
+ * ask for them costs no statement; a list page that does loads them with the statistics (district-blocks.ts).
  */
 import { FieldResolver, Ctx, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context";
+import { PREFETCHED, type Prefetchable } from "../../graphql/fields";
 import {
   breakdownHistories,
   breakdownSeries,
@@ -11,6 +12,7 @@ import {
   latestBreakdowns,
   latestFinance,
   STATISTICS_CAVEAT,
+  type BreakdownRowData,
 } from "../statistics/statistics.service";
 import {
   DistrictAnnualStatistics,
@@ -28,7 +30,23 @@ interface DistrictAnnualStatisticsSource extends DistrictAnnualStatistics {
   __history_open: boolean;
 }
 
-export function districtAnnualStatistics(district: DistrictRow, rows: DistrictStatRow[]): DistrictAnnualStatistics {
+/** latest_breakdowns of the block, from the district's breakdown rows. */
+export const districtLatestBreakdowns = (rows: readonly BreakdownRowData[]): DistrictLatestBreakdowns =>
+  latestBreakdowns(breakdownSeries(rows, DISTRICT_BREAKDOWN_KEYS)) as unknown as DistrictLatestBreakdowns;
+
+/** breakdowns of the block (history gated like the block), from the district's breakdown rows. */
+export const districtBreakdowns = (rows: readonly BreakdownRowData[], historyOpen: boolean): DistrictBreakdowns =>
+  breakdownHistories(breakdownSeries(rows, DISTRICT_BREAKDOWN_KEYS), historyOpen) as unknown as DistrictBreakdowns;
+
+/**
+ * The block. With the district's breakdown rows (a page loaded them up front), its two breakdown
+ * fields come prefetched too.
+ */
+export function districtAnnualStatistics(
+  district: DistrictRow,
+  rows: DistrictStatRow[],
+  breakdownRows?: readonly BreakdownRowData[],
+): DistrictAnnualStatistics {
   const entries = rows as unknown as DistrictStatisticsEntry[];
   const series = gateSeries(entries, district.__history_open);
   const block: Partial<DistrictAnnualStatisticsSource> = {
@@ -39,6 +57,12 @@ export function districtAnnualStatistics(district: DistrictRow, rows: DistrictSt
     __district_id: district.id,
     __history_open: district.__history_open,
   };
+  if (breakdownRows) {
+    (block as Prefetchable)[PREFETCHED] = {
+      latestBreakdowns: districtLatestBreakdowns(breakdownRows),
+      breakdowns: districtBreakdowns(breakdownRows, district.__history_open),
+    };
+  }
   return block as DistrictAnnualStatistics;
 }
 
@@ -46,13 +70,11 @@ export function districtAnnualStatistics(district: DistrictRow, rows: DistrictSt
 export class DistrictAnnualStatisticsResolver {
   @FieldResolver(() => DistrictLatestBreakdowns)
   async latestBreakdowns(@Root() block: DistrictAnnualStatisticsSource, @Ctx() ctx: Context): Promise<DistrictLatestBreakdowns> {
-    const rows = await ctx.loaders.districts.breakdowns.load(block.__district_id);
-    return latestBreakdowns(breakdownSeries(rows, DISTRICT_BREAKDOWN_KEYS)) as unknown as DistrictLatestBreakdowns;
+    return districtLatestBreakdowns(await ctx.loaders.districts.breakdowns.load(block.__district_id));
   }
 
   @FieldResolver(() => DistrictBreakdowns)
   async breakdowns(@Root() block: DistrictAnnualStatisticsSource, @Ctx() ctx: Context): Promise<DistrictBreakdowns> {
-    const rows = await ctx.loaders.districts.breakdowns.load(block.__district_id);
-    return breakdownHistories(breakdownSeries(rows, DISTRICT_BREAKDOWN_KEYS), block.__history_open) as unknown as DistrictBreakdowns;
+    return districtBreakdowns(await ctx.loaders.districts.breakdowns.load(block.__district_id), block.__history_open);
   }
 }

@@ -1,11 +1,14 @@
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Info, Int, ObjectType, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context";
 import { UUIDScalar } from "../../graphql/scalars";
 import { Pagination } from "../common/common.type";
+import { selectionAt, selectionOf } from "../common/selection";
 import { DistrictAnnualStatistics } from "../statistics/statistics.type";
 import { DistrictFilter, DistrictOrderField } from "./district.inputs";
 import { listDistricts, type DistrictRow } from "./district.service";
 import { District } from "./district.type";
+import { prefetchDistrictBlocks } from "./district-blocks";
 import { districtAnnualStatistics } from "./district-statistics";
 
 @ObjectType()
@@ -27,9 +30,10 @@ export class DistrictListArgsType {
 @Resolver(() => District)
 export class DistrictResolver {
   @Query(() => DistrictPage, { description: "Search districts. Same filters as GET /api/v1/districts." })
-  async districts(@Args() args: DistrictListArgsType, @Ctx() ctx: Context): Promise<DistrictPage> {
+  async districts(@Args() args: DistrictListArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo): Promise<DistrictPage> {
     const page = await listDistricts(ctx.db, ctx.viewer, args);
     for (const row of page.data) ctx.loaders.districts.byId.prime(row.id, row);
+    await prefetchDistrictBlocks(ctx, page.data, selectionAt(selectionOf(info), "data"));
     return page;
   }
 
