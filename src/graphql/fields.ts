@@ -95,7 +95,10 @@ export function restSchema(schema: GraphQLSchema): GraphQLSchema {
       Object.entries(config).map(([name, field]) => {
         const restName = snake(name);
         const inline = plainProperty(typeName, name) === restName;
-        return [restName, { ...field, type: output(field.type), resolve: inline ? undefined : field.resolve && prefetchedOr(name, field.resolve) }];
+        return [
+          restName,
+          { ...field, type: output(field.type), resolve: inline ? undefined : field.resolve && prefetchedOr(name, field.resolve) },
+        ];
       }),
     );
   for (const type of Object.values(schema.getTypeMap())) {

@@ -35,7 +35,9 @@ export async function prefetchDistrictBlocks(ctx: Context, rows: readonly Distri
     wants("assessmentSummary") ? loadAll(assessments.district.summary, ids) : undefined,
     wants("assessmentGradeRows") ? loadAll(assessments.district.gradeRows, ids) : undefined,
     wants("assessmentStateRows") ? loadAll(assessments.district.stateRows, ids) : undefined,
-    ...INTELLIGENCE.map((field) => (wants(field) && unlocked.length ? loadAll(intelligence.district[field] as DataLoader<string, unknown>, unlocked) : undefined)),
+    ...INTELLIGENCE.map((field) =>
+      wants(field) && unlocked.length ? loadAll(intelligence.district[field] as DataLoader<string, unknown>, unlocked) : undefined,
+    ),
   ]);
 
   const listsById = INTELLIGENCE.map((_, i) => new Map(unlocked.map((id, j) => [id, lists[i]?.[j]])));
