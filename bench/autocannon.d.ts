@@ -1,0 +1,34 @@
+/** The part of autocannon's API the benchmarks use (the package ships no types). */
+declare module "autocannon" {
+  interface Histogram {
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    p50: number;
+    p90: number;
+    p97_5: number;
+    p99: number;
+    total: number;
+  }
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    headers?: Record<string, string>;
+    pipelining?: number;
+    timeout?: number;
+  }
+  interface Result {
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    latency: Histogram & { totalCount: number };
+    requests: Histogram & { sent: number };
+    throughput: Histogram;
+  }
+  function autocannon(options: Options): Promise<Result>;
+  export = autocannon;
+}

@@ -1,0 +1,188 @@
+/**
+ * The benchmark's database: `edmarket_bench` on a local PostgreSQL, migrated and loaded with the real
+ * national districts and their statistics by the real ingestors, the demo layer on top (so every block
+ * has data), and one enterprise organization with an API key. The organization has unlocked every
+ * district with extracted intelligence, has pending unlocks on the measured pages and filed some bids,
+ * so _access, the intelligence lists and bid filings are all exercised.
+ *
+ * A fingerprint of everything the data depends on (input files, migrations, ingest and demo code, this
+ * file) is kept as the database's comment; with --reuse a database carrying the same fingerprint is
+ * used as it is.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { Client } from "pg";
+import { createDb, type Db } from "../src/db/client";
+import { migrate } from "../src/db/migrate";
+import { packageRoot } from "../src/db/package-root";
+import { createApiKey } from "../src/features/auth/api-key.service";
+import { seedDemoLayer } from "../src/features/demo/demo.service";
+import { createOrganization } from "../src/features/organizations/organization.service";
+import { INGEST_SOURCES, runIngest } from "../src/ingest";
+
+export const BENCH_DATABASE = "edmarket_bench";
+export const BENCH_ORG_NAME = "Bench Enterprise";
+/** The national districts and their statistics; Head Start, child care and IRS files are not district data. */
+export const BENCH_SOURCES = ["nces-lea", "nces-school-search", "census-saipe", "census-county", "urban-f33"] as const;
+
+export interface BenchDatabase {
+  url: string;
+  organizationId: string;
+  apiKey: string;
+  loaded: boolean;
+  loadMs: number;
+  counts: Record<string, number>;
+}
+
+function filesUnder(dir: string): string[] {
+  const absolute = path.join(packageRoot, dir);
+  return fs
+    .readdirSync(absolute, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+}
+
+/** sha256 over the inputs of the load: a change to any of them means the data may differ. */
+function fingerprint(): string {
+  const hash = crypto.createHash("sha256");
+  const inputs = [
+    ...BENCH_SOURCES.flatMap((source) => INGEST_SOURCES[source].files.map((f) => path.join(packageRoot, f))),
+    ...filesUnder("prisma/migrations"),
+    ...filesUnder("src/ingest"),
+    ...filesUnder("src/features/demo"),
+    __filename,
+  ];
+  for (const file of inputs) hash.update(path.relative(packageRoot, file)).update(fs.readFileSync(file));
+  return `edmarket-bench:${hash.digest("hex")}`;
+}
+
+async function withAdmin<T>(adminUrl: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function databaseUrl(adminUrl: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${BENCH_DATABASE}`;
+  return url.toString();
+}
+
+export async function prepareBenchDatabase(
+  adminUrl: string,
+  options: { reuse: boolean; log: (line: string) => void },
+): Promise<BenchDatabase> {
+  const print = fingerprint();
+  const url = databaseUrl(adminUrl);
+  const existing = await withAdmin(adminUrl, async (c) => {
+    const rows = await c.query<{ comment: string | null }>(
+      `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`,
+      [BENCH_DATABASE],
+    );
+    return rows.rows[0];
+  });
+  const t0 = Date.now();
+  let loaded = false;
+  if (!(options.reuse && existing?.comment === print)) {
+    options.log(
+      existing ? `recreating ${BENCH_DATABASE} (${options.reuse ? "its data differs" : "no --reuse"})` : `creating ${BENCH_DATABASE}`,
+    );
+    await withAdmin(adminUrl, async (c) => {
+      await c.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
+      await c.query(`CREATE DATABASE ${BENCH_DATABASE}`);
+    });
+    const db = await createDb({ databaseUrl: url, poolSize: 2 });
+    try {
+      await load(db, options.log);
+    } finally {
+      await db.close();
+    }
+    // Written last: a load that failed half-way leaves no fingerprint, so --reuse reloads.
+    await withAdmin(adminUrl, (c) => c.query(`COMMENT ON DATABASE ${BENCH_DATABASE} IS '${print}'`));
+    loaded = true;
+  } else {
+    options.log(`reusing ${BENCH_DATABASE} (same fingerprint)`);
+  }
+  const db = await createDb({ databaseUrl: url, poolSize: 2 });
+  try {
+    const [org] = await db.query<{ id: string }>(`SELECT id FROM organizations WHERE name = $1`, [BENCH_ORG_NAME]);
+    // A fresh key per run: keys are shown once and stored hashed.
+    const { apiKey } = await createApiKey(db, org.id, "bench");
+    await db.exec("VACUUM ANALYZE");
+    const counts: Record<string, number> = {};
+    for (const table of [
+      "districts",
+      "district_annual_stats",
+      "district_stat_breakdowns",
+      "special_education_finance",
+      "assessment_summaries",
+      "assessment_grade_rows",
+      "assessment_state_rows",
+      "pain_points",
+      "entity_vendors",
+      "funding",
+      "contracts",
+      "bids",
+      "unlocks",
+      "bid_filings",
+    ]) {
+      counts[table] = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0].n;
+    }
+    return { url, organizationId: org.id, apiKey, loaded, loadMs: Date.now() - t0, counts };
+  } finally {
+    await db.close();
+  }
+}
+
+async function load(db: Db, log: (line: string) => void): Promise<void> {
+  await migrate(db);
+  for (const source of BENCH_SOURCES) {
+    for (const file of INGEST_SOURCES[source].files) {
+      const summary = await runIngest(db, source, path.join(packageRoot, file), { log });
+      if (summary.inserted + summary.updated + summary.unchanged === 0) throw new Error(`${source} ${file}: nothing loaded`);
+    }
+  }
+  const demo = await seedDemoLayer(db);
+  log(`demo layer: districts ${JSON.stringify(demo.districts)}`);
+  const { organizationId } = await createOrganization(db, { name: BENCH_ORG_NAME, plan: "enterprise", credits: 1000 });
+  await unlockForBench(db, organizationId);
+}
+
+/**
+ * Unlocks (written directly: the bench needs the state, not the unlock flow): every district with
+ * extracted intelligence (status completed) is unlocked; of the first two pages by name and by
+ * enrollment, every fifth other district has a pending unlock; the organization files every other
+ * bid it can see.
+ */
+async function unlockForBench(db: Db, organizationId: string): Promise<void> {
+  await db.query(
+    `INSERT INTO unlocks (organization_id, entity_type, entity_id, state, credits_spent, started_at, finished_at, unlocked_at)
+     SELECT $1, 'district', id, 'unlocked', 6, '2026-11-02T10:00:00Z', '2026-11-02T10:00:00Z', '2026-11-02T10:00:00Z'
+       FROM districts WHERE status = 'completed'`,
+    [organizationId],
+  );
+  await db.query(
+    `INSERT INTO unlocks (organization_id, entity_type, entity_id, state, credits_spent, started_at)
+     SELECT $1, 'district', id, 'unlock_pending', 0, '2026-11-03T10:00:00Z'
+       FROM ((SELECT id, status, row_number() OVER (ORDER BY name, id) AS n FROM districts ORDER BY name, id LIMIT 400)
+             UNION
+             (SELECT id, status, row_number() OVER (ORDER BY student_count DESC NULLS LAST, id) FROM districts
+               ORDER BY student_count DESC NULLS LAST, id LIMIT 400)) d
+      WHERE d.status <> 'completed' AND d.n % 5 = 0
+     ON CONFLICT DO NOTHING`,
+    [organizationId],
+  );
+  await db.query(
+    `INSERT INTO bid_filings (organization_id, bid_id, action, reason_code, reason_note, filed_at)
+     SELECT $1, b.id, 'save', 'fit', 'bench filing', '2026-11-04T10:00:00Z'
+       FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM bids WHERE district_id IS NOT NULL) b
+      WHERE b.n % 2 = 1`,
+    [organizationId],
+  );
+}
