@@ -42,7 +42,9 @@ async function main(): Promise<void> {
     const later: number[] = [];
     for (let i = 0; i < laterRuns; i += 1) later.push((await startOnce(dataDir, port)).ms);
     const counts = first.keys.includes("demo_keys") ? "printed" : "missing";
-    console.log(JSON.stringify({ first_start_ms: first.ms, later_start_ms: later, demo_keys: counts, cpus: os.cpus().length, node: process.version }));
+    console.log(
+      JSON.stringify({ first_start_ms: first.ms, later_start_ms: later, demo_keys: counts, cpus: os.cpus().length, node: process.version }),
+    );
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
