@@ -182,10 +182,10 @@ records AS (
       SELECT json_agg(json_build_object('id', g.id, ${RESULT_COLUMNS.map((c) => `'${c}', g.${c}`).join(", ")}) ORDER BY ${RESULT_ORDER("g")})
         FROM assessment_grade_rows g
        WHERE g.district_id = p.id AND g.school_year = grade_year.school_year), '[]') AS assessment_grade_rows,
-    coalesce((
+    CASE WHEN grade_year.school_year IS NULL THEN '[]' ELSE coalesce((
       SELECT json_agg(json_build_object(${RESULT_COLUMNS.map((c) => `'${c}', x.${c}`).join(", ")}) ORDER BY ${RESULT_ORDER("x")})
         FROM assessment_state_rows x
-       WHERE x.state = p.state AND x.school_year = grade_year.school_year), '[]') AS assessment_state_rows,
+       WHERE x.state = p.state AND x.school_year = grade_year.school_year), '[]') END AS assessment_state_rows,
     CASE WHEN p.unlock_state = 'unlocked' THEN coalesce((
       SELECT json_agg(json_build_object('id', x.id, 'category', x.category, 'description', x.description,
                                         'source_url', x.source_url, 'detected_at', ${iso("x.detected_at")})

@@ -50,9 +50,34 @@ interface FieldMetadata {
   middlewares?: unknown[];
 }
 
+/**
+ * A timestamp as rows carry it: a Date (pg's parser) or ISO 8601 UTC text with milliseconds, formatted
+ * by PostgreSQL where a statement selects it so (json-rows). Both serialize to the same string.
+ */
+export type Timestamp = Date | string;
+
+/** A column a type publishes: its property (= column) name and kind. */
+export interface ColumnInfo {
+  property: string;
+  kind: ColKind | "other";
+}
+
+const COLUMNS = new Map<Function, ColumnInfo[]>();
+
+/** The Col properties of a type (its own after those of the classes it extends), in declaration order. */
+export function columnsOf(type: Function): ColumnInfo[] {
+  const chain: Function[] = [];
+  for (let c: unknown = type; typeof c === "function" && c !== Function.prototype; c = Object.getPrototypeOf(c))
+    chain.unshift(c as Function);
+  return chain.flatMap((c) => COLUMNS.get(c) ?? []);
+}
+
 /** A column published under its camelCase name. Nullable unless `required`. */
 export function Col(kind: ColKind | TypeFn, options: { required?: boolean; description?: string } = {}): PropertyDecorator {
   return (target, property) => {
+    const owner = target.constructor;
+    if (!COLUMNS.has(owner)) COLUMNS.set(owner, []);
+    COLUMNS.get(owner)!.push({ property: String(property), kind: typeof kind === "string" ? kind : "other" });
     const typeFn = typeof kind === "string" ? KINDS[kind] : kind;
     Field(typeFn as never, {
       name: camel(String(property)),
@@ -128,6 +153,33 @@ export function restSchema(schema: GraphQLSchema): GraphQLSchema {
     subscription: config.subscription && named(config.subscription),
     types: config.types.filter((t) => !t.name.startsWith("__")).map(named),
   });
+}
+
+/** The value a service prefetched for `fieldName` on `source`, if any (field resolvers answer with it first). */
+export function prefetched<T>(source: unknown, fieldName: string): T | undefined {
+  return (source as Prefetchable | null | undefined)?.[PREFETCHED]?.[fieldName] as T | undefined;
+}
+
+const CANONICAL_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+
+/**
+ * DateTimeISO for the REST executor: the same strings as the scalar's serializer, cheaper. A Date of
+ * years 1000-9999 is formatted field by field (Date#toISOString costs three times as much); text
+ * already in the canonical form (timestamps PostgreSQL formatted, json-rows) is written as it is;
+ * anything else goes through the scalar's own serializer and its validation.
+ */
+export function serializeTimestamp(value: unknown): unknown {
+  if (value instanceof Date) {
+    const year = value.getUTCFullYear();
+    if (year >= 1000 && year <= 9999) {
+      return `${year}-${pad2(value.getUTCMonth() + 1)}-${pad2(value.getUTCDate())}T${pad2(value.getUTCHours())}:${pad2(value.getUTCMinutes())}:${pad2(value.getUTCSeconds())}.${pad3(value.getUTCMilliseconds())}Z`;
+    }
+  } else if (typeof value === "string" && CANONICAL_TIMESTAMP.test(value)) {
+    return value;
+  }
+  return DateTimeScalar.serialize(value);
 }
 
 function prefetchedOr(fieldName: string, resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldResolver<unknown, unknown> {

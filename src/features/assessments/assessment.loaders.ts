@@ -6,8 +6,10 @@
 import DataLoader from "dataloader";
 import { byKeys, groupByKeys } from "../../db/batch";
 import type { Db } from "../../db/client";
+import { columnsOf } from "../../graphql/fields";
 import { ENTITY_SQL, perEntityKind, type EntityKind } from "../common/entity-kind";
-import type { AssessmentGradeRow, AssessmentStateRow, AssessmentSummary } from "./assessment.type";
+import { jsonRowSql, jsonRowsSql, rowDecoder } from "../common/json-rows";
+import { AssessmentGradeRow, AssessmentStateRow, AssessmentSummary } from "./assessment.type";
 
 type Owned<T> = T & Record<string, unknown>;
 
@@ -56,6 +58,43 @@ function createKindLoaders(db: Db, kind: EntityKind) {
     }),
   };
 }
+
+const SUMMARY_COLUMNS = [
+  ...columnsOf(AssessmentSummary),
+  { property: "metrics", kind: "json" as const },
+  { property: "coverage", kind: "json" as const },
+];
+const GRADE_COLUMNS = columnsOf(AssessmentGradeRow);
+const STATE_COLUMNS = columnsOf(AssessmentStateRow);
+
+/**
+ * The three assessment fields of the entity row `alias` as columns of a list statement (json-rows):
+ * the same rows, in the same order, as the loaders above read for that entity.
+ */
+export function assessmentPageSql(kind: EntityKind, alias: string): { summary: string; gradeRows: string; stateRows: string } {
+  const { ownerColumn: owner } = ENTITY_SQL[kind];
+  const gradeYear = `(SELECT max(y.school_year) FROM assessment_grade_rows y WHERE y.${owner} = ${alias}.id)`;
+  return {
+    summary: jsonRowSql(
+      "a",
+      SUMMARY_COLUMNS,
+      `assessment_summaries a WHERE a.${owner} = ${alias}.id`,
+      "a.school_year DESC, a.loaded_at DESC, a.source_id",
+    ),
+    gradeRows: jsonRowsSql(
+      "g",
+      GRADE_COLUMNS,
+      `assessment_grade_rows g WHERE g.${owner} = ${alias}.id AND g.school_year = ${gradeYear}`,
+      rowOrder("g"),
+    ),
+    // Only entities with grade rows have state rows to read (no scan of the state rows for the others).
+    stateRows: `CASE WHEN ${gradeYear} IS NOT NULL THEN ${jsonRowsSql("s", STATE_COLUMNS, `assessment_state_rows s WHERE s.state = ${alias}.state AND s.school_year = ${gradeYear}`, rowOrder("s"))} END`,
+  };
+}
+
+export const decodeAssessmentSummary = rowDecoder<AssessmentSummary>(SUMMARY_COLUMNS).one;
+export const decodeGradeRows = rowDecoder<AssessmentGradeRow>(GRADE_COLUMNS).all;
+export const decodeStateRows = rowDecoder<AssessmentStateRow>(STATE_COLUMNS).all;
 
 export function createAssessmentLoaders(db: Db) {
   return perEntityKind((kind) => createKindLoaders(db, kind));

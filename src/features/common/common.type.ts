@@ -1,5 +1,5 @@
 import { Field, Float, Int, ObjectType } from "type-graphql";
-import { Col } from "../../graphql/fields";
+import { Col, type Timestamp } from "../../graphql/fields";
 
 @ObjectType({ description: "Paging of a list response (every list has one)." })
 export class Pagination {
@@ -13,7 +13,7 @@ export class Pagination {
 export class Access {
   @Col("bool", { required: true }) is_unlocked: boolean;
   @Col("bool", { required: true }) is_unlocking: boolean;
-  @Col("datetime") unlocked_at: Date | null;
+  @Col("datetime") unlocked_at: Timestamp | null;
   @Field(() => Float, { name: "creditsSpent" }) credits_spent: number;
   @Field(() => Float, { name: "unlockCost" }) unlock_cost: number;
 }

@@ -4,7 +4,7 @@
  */
 import { FieldResolver, Ctx, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context";
-import { PREFETCHED, type Prefetchable } from "../../graphql/fields";
+import { PREFETCHED, prefetched, type Prefetchable } from "../../graphql/fields";
 import {
   breakdownHistories,
   breakdownSeries,
@@ -70,11 +70,13 @@ export function districtAnnualStatistics(
 export class DistrictAnnualStatisticsResolver {
   @FieldResolver(() => DistrictLatestBreakdowns)
   async latestBreakdowns(@Root() block: DistrictAnnualStatisticsSource, @Ctx() ctx: Context): Promise<DistrictLatestBreakdowns> {
-    return districtLatestBreakdowns(await ctx.loaders.districts.breakdowns.load(block.__district_id));
+    const ready = prefetched<DistrictLatestBreakdowns>(block, "latestBreakdowns");
+    return ready ?? districtLatestBreakdowns(await ctx.loaders.districts.breakdowns.load(block.__district_id));
   }
 
   @FieldResolver(() => DistrictBreakdowns)
   async breakdowns(@Root() block: DistrictAnnualStatisticsSource, @Ctx() ctx: Context): Promise<DistrictBreakdowns> {
-    return districtBreakdowns(await ctx.loaders.districts.breakdowns.load(block.__district_id), block.__history_open);
+    const ready = prefetched<DistrictBreakdowns>(block, "breakdowns");
+    return ready ?? districtBreakdowns(await ctx.loaders.districts.breakdowns.load(block.__district_id), block.__history_open);
   }
 }

@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Info, Int, ObjectType, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context";
+import { prefetched } from "../../graphql/fields";
 import { UUIDScalar } from "../../graphql/scalars";
 import { Pagination } from "../common/common.type";
 import { selectionAt, selectionOf } from "../common/selection";
@@ -8,7 +9,7 @@ import { DistrictAnnualStatistics } from "../statistics/statistics.type";
 import { DistrictFilter, DistrictOrderField } from "./district.inputs";
 import { listDistricts, type DistrictRow } from "./district.service";
 import { District } from "./district.type";
-import { prefetchDistrictBlocks } from "./district-blocks";
+import { districtBlockColumns, prefetchDistrictBlocks } from "./district-blocks";
 import { districtAnnualStatistics } from "./district-statistics";
 
 @ObjectType()
@@ -31,9 +32,10 @@ export class DistrictListArgsType {
 export class DistrictResolver {
   @Query(() => DistrictPage, { description: "Search districts. Same filters as GET /api/v1/districts." })
   async districts(@Args() args: DistrictListArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo): Promise<DistrictPage> {
-    const page = await listDistricts(ctx.db, ctx.viewer, args);
+    const record = selectionAt(selectionOf(info), "data");
+    const page = await listDistricts(ctx.db, ctx.viewer, args, districtBlockColumns(record, "d"));
     for (const row of page.data) ctx.loaders.districts.byId.prime(row.id, row);
-    await prefetchDistrictBlocks(ctx, page.data, selectionAt(selectionOf(info), "data"));
+    await prefetchDistrictBlocks(ctx, page.data, record);
     return page;
   }
 
@@ -44,6 +46,7 @@ export class DistrictResolver {
 
   @FieldResolver(() => DistrictAnnualStatistics)
   async annualStatistics(@Root() district: DistrictRow, @Ctx() ctx: Context): Promise<DistrictAnnualStatistics> {
-    return districtAnnualStatistics(district, await ctx.loaders.districts.annualStats.load(district.id));
+    const ready = prefetched<DistrictAnnualStatistics>(district, "annualStatistics");
+    return ready ?? districtAnnualStatistics(district, await ctx.loaders.districts.annualStats.load(district.id));
   }
 }

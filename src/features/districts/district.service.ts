@@ -5,9 +5,11 @@
 import type { Db } from "../../db/client";
 import { SqlParams } from "../../db/sql";
 import { NotFoundError } from "../../graphql/errors";
+import { columnsOf, type Timestamp } from "../../graphql/fields";
 import type { Viewer } from "../auth/viewer";
 import { isPaidPlan } from "../auth/viewer";
 import { pagination, type Pagination } from "../common/common.type";
+import { isoTimestampSql, selectColumnsSql } from "../common/json-rows";
 import { checkPaging, checkRange, checkState, checkText, containsPattern, intelligenceClauses } from "../common/list-query";
 import { compileMetricQuery, metricValuesFromRow, parseMetricQuery } from "../metrics/metric-query";
 import { District } from "./district.type";
@@ -21,7 +23,7 @@ const GATED = ["ai_summary", "summary_generated_at", "strategic_priorities", "me
 
 export interface DistrictRow extends District {
   __unlock_state: string | null;
-  __unlocked_at: Date | null;
+  __unlocked_at: Timestamp | null;
   __credits_spent: number | null;
   __followed: boolean;
   /** Set when the record is visible to a plan/follow that lifts history gating. */
@@ -42,10 +44,19 @@ export interface DistrictPage {
   pagination: Pagination;
 }
 
+/**
+ * The table columns District publishes (metric_values is computed), timestamps as ISO text: no Date is
+ * parsed only to be formatted again.
+ */
+const DISTRICT_COLUMNS = selectColumnsSql(
+  "d",
+  columnsOf(District).filter((c) => c.property !== "metric_values"),
+);
+
 /** SELECT list shared by search and by-id loads: the row plus the caller's unlock and follow state. */
 function selectDistricts(p: SqlParams, viewer: Viewer): string {
   const org = p.add(viewer.organizationId);
-  return `SELECT d.*, u.state AS __unlock_state, u.unlocked_at AS __unlocked_at, u.credits_spent AS __credits_spent,
+  return `SELECT ${DISTRICT_COLUMNS}, u.state AS __unlock_state, ${isoTimestampSql("u.unlocked_at")} AS __unlocked_at, u.credits_spent AS __credits_spent,
     EXISTS (SELECT 1 FROM follows f WHERE f.organization_id = ${org} AND f.entity_type = 'district'
              AND f.entity_id = d.id AND f.unfollowed_at IS NULL) AS __followed
   FROM districts d
@@ -124,7 +135,16 @@ function whereClauses(filter: DistrictFilter, p: SqlParams, viewer: Viewer): str
   return w;
 }
 
-export async function listDistricts(db: Db, viewer: Viewer, args: DistrictListArgs): Promise<DistrictPage> {
+/**
+ * `columns`: more columns of each page row, computed from the districts row `d` (a page's nested
+ * blocks, district-blocks.ts); they are evaluated for the page's rows only.
+ */
+export async function listDistricts(
+  db: Db,
+  viewer: Viewer,
+  args: DistrictListArgs,
+  columns: readonly { column: string; sql: string }[] = [],
+): Promise<DistrictPage> {
   const limit = args.limit ?? 50;
   const offset = args.offset ?? 0;
   checkPaging(limit, offset, DISTRICT_MAX_LIMIT);
@@ -135,19 +155,22 @@ export async function listDistricts(db: Db, viewer: Viewer, args: DistrictListAr
   if (metric) where.push(...metric.where);
   const direction = args.orderAscending === false ? "DESC" : "ASC";
   const order = metric?.orderBy ?? `d.${ORDER_COLUMNS[args.orderBy ?? ("name" as DistrictOrderField)]} ${direction} NULLS LAST`;
-  const metricSelect = metric?.selects.map((s) => `, ${s.sql} AS ${s.column}`).join("") ?? "";
+  const extraSelect = [...(metric?.selects ?? []), ...columns].map((s) => `, ${s.sql} AS ${s.column}`).join("");
   // One statement. The filter, count and sort run over narrow (id, sort key) tuples: a window count over
   // whole district rows would materialise and sort every wide row of the filtered set. Only the page's
-  // rows are then read in full, with the caller's unlock and follow state and the selected metrics.
+  // rows are then read in full, with the caller's unlock and follow state, the selected metrics and blocks.
+  // Unfiltered, the total is a plain count (an index-only scan); filtered, the window count reads the
+  // filtered set once for both the count and the page.
+  const totalSql = where.length ? "count(*) OVER ()" : "(SELECT count(*) FROM districts)";
   const sql = `WITH page AS MATERIALIZED (
       SELECT ranked.*, row_number() OVER () AS __position FROM (
-        SELECT d.id AS __id, count(*) OVER () AS __total
+        SELECT d.id AS __id, ${totalSql} AS __total
           FROM districts d
           LEFT JOIN unlocks u ON u.organization_id = ${p.add(viewer.organizationId)} AND u.entity_type = 'district' AND u.entity_id = d.id
           ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
          ORDER BY ${order}, d.id ASC
          LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}) ranked)
-    ${select.replace("SELECT d.*,", `SELECT d.*${metricSelect}, page.__total,`)}
+    ${select.replace("SELECT ", `SELECT page.__total${extraSelect}, `)}
     JOIN page ON page.__id = d.id
     ORDER BY page.__position`;
   const rows = await db.query<Record<string, unknown>>(sql, p.values);

@@ -1,5 +1,5 @@
 import { Field, ObjectType } from "type-graphql";
-import { Col } from "../../graphql/fields";
+import { Col, type Timestamp } from "../../graphql/fields";
 import { Access } from "../common/common.type";
 
 /**
@@ -47,19 +47,19 @@ export class District {
   @Col("float") longitude: number | null;
   @Col("strings") strategic_priorities: string[] | null;
   @Col("string") ai_summary: string | null;
-  @Col("datetime") summary_generated_at: Date | null;
+  @Col("datetime") summary_generated_at: Timestamp | null;
   @Col("string", { required: true }) status: string;
-  @Col("datetime") website_mapped_at: Date | null;
-  @Col("datetime") content_fetched_at: Date | null;
-  @Col("datetime") content_extracted_at: Date | null;
+  @Col("datetime") website_mapped_at: Timestamp | null;
+  @Col("datetime") content_fetched_at: Timestamp | null;
+  @Col("datetime") content_extracted_at: Timestamp | null;
   @Col("uuid") last_analysis_job_id: string | null;
   @Col("string") data_source: string | null;
-  @Col("datetime") crawled_at: Date | null;
+  @Col("datetime") crawled_at: Timestamp | null;
   @Col("string") error_message: string | null;
   @Col("int", { required: true }) retry_count: number;
   @Col("string") notes: string | null;
-  @Col("datetime", { required: true }) last_updated_at: Date;
-  @Col("datetime", { required: true }) created_at: Date;
+  @Col("datetime", { required: true }) last_updated_at: Timestamp;
+  @Col("datetime", { required: true }) created_at: Timestamp;
   @Field(() => Access) _access: Access;
   @Col("json", { description: "Values selected by metricQuery, keyed by their `as` name." })
   metric_values: Record<string, number | null> | null;

@@ -5,6 +5,7 @@
 import type DataLoader from "dataloader";
 import { Ctx, FieldResolver, Resolver, Root, type ClassType } from "type-graphql";
 import type { Context } from "../../graphql/context";
+import { prefetched } from "../../graphql/fields";
 import type { EntityKind } from "../common/entity-kind";
 import { District } from "../districts/district.type";
 import { School } from "../schools/school.type";
@@ -18,7 +19,9 @@ export interface GatedEntityRow {
 
 const NOTE = "Null unless the caller's organization has unlocked this entity.";
 
-function revealed<T>(row: GatedEntityRow, loader: DataLoader<string, T[]>): Promise<T[]> | null {
+function revealed<T>(row: GatedEntityRow, field: string, loader: DataLoader<string, T[]>): Promise<T[]> | T[] | null {
+  const ready = prefetched<T[] | null>(row, field);
+  if (ready !== undefined) return ready;
   return row.__unlock_state === "unlocked" ? loader.load(row.id) : null;
 }
 
@@ -26,28 +29,28 @@ export function intelligenceResolverFor(type: ClassType, kind: EntityKind): Clas
   @Resolver(() => type)
   class IntelligenceResolver {
     @FieldResolver(() => [PainPoint], { nullable: true, description: `Extracted pain points, newest first. ${NOTE}` })
-    painPoints(@Root() row: GatedEntityRow, @Ctx() ctx: Context): Promise<PainPoint[]> | null {
-      return revealed(row, ctx.loaders.intelligence[kind].painPoints);
+    painPoints(@Root() row: GatedEntityRow, @Ctx() ctx: Context): Promise<PainPoint[]> | PainPoint[] | null {
+      return revealed(row, "painPoints", ctx.loaders.intelligence[kind].painPoints);
     }
 
     @FieldResolver(() => [Vendor], { nullable: true, description: `Vendors in use, by name. ${NOTE}` })
-    vendors(@Root() row: GatedEntityRow, @Ctx() ctx: Context): Promise<Vendor[]> | null {
-      return revealed(row, ctx.loaders.intelligence[kind].vendors);
+    vendors(@Root() row: GatedEntityRow, @Ctx() ctx: Context): Promise<Vendor[]> | Vendor[] | null {
+      return revealed(row, "vendors", ctx.loaders.intelligence[kind].vendors);
     }
 
     @FieldResolver(() => [Funding], { nullable: true, description: `Funding sources, latest fiscal year first. ${NOTE}` })
-    funding(@Root() row: GatedEntityRow, @Ctx() ctx: Context): Promise<Funding[]> | null {
-      return revealed(row, ctx.loaders.intelligence[kind].funding);
+    funding(@Root() row: GatedEntityRow, @Ctx() ctx: Context): Promise<Funding[]> | Funding[] | null {
+      return revealed(row, "funding", ctx.loaders.intelligence[kind].funding);
     }
 
     @FieldResolver(() => [Contract], { nullable: true, description: `Vendor contracts, soonest expiry first. ${NOTE}` })
-    contracts(@Root() row: GatedEntityRow, @Ctx() ctx: Context): Promise<Contract[]> | null {
-      return revealed(row, ctx.loaders.intelligence[kind].contracts);
+    contracts(@Root() row: GatedEntityRow, @Ctx() ctx: Context): Promise<Contract[]> | Contract[] | null {
+      return revealed(row, "contracts", ctx.loaders.intelligence[kind].contracts);
     }
 
     @FieldResolver(() => [Bid], { nullable: true, description: `Bids (RFPs), latest posted first, with the caller's filing. ${NOTE}` })
-    bids(@Root() row: GatedEntityRow, @Ctx() ctx: Context): Promise<Bid[]> | null {
-      return revealed(row, ctx.loaders.intelligence[kind].bids);
+    bids(@Root() row: GatedEntityRow, @Ctx() ctx: Context): Promise<Bid[]> | Bid[] | null {
+      return revealed(row, "bids", ctx.loaders.intelligence[kind].bids);
     }
   }
   Object.defineProperty(IntelligenceResolver, "name", { value: `${type.name}IntelligenceResolver` });

@@ -4,7 +4,9 @@
  */
 import DataLoader from "dataloader";
 import type { Db } from "../../db/client";
-import type { SpecialEducationFinanceEntry } from "../statistics/statistics.type";
+import { columnsOf } from "../../graphql/fields";
+import { jsonRowsSql, rowDecoder } from "../common/json-rows";
+import { SpecialEducationFinanceEntry } from "../statistics/statistics.type";
 
 export interface DistrictFinanceRows {
   district_id: string;
@@ -35,5 +37,13 @@ export function createSpecialEducationLoaders(db: Db) {
     }),
   };
 }
+
+const FINANCE_COLUMNS = columnsOf(SpecialEducationFinanceEntry);
+
+/** The finance rows of the district row `alias` as a column of a list statement (json-rows), by fiscal year like the loader's. */
+export const specialEducationPageSql = (alias: string): string =>
+  jsonRowsSql("f", FINANCE_COLUMNS, `special_education_finance f WHERE f.district_id = ${alias}.id`, "f.fiscal_year");
+
+export const decodeFinanceRows = rowDecoder<SpecialEducationFinanceEntry>(FINANCE_COLUMNS).all;
 
 export type SpecialEducationLoaders = ReturnType<typeof createSpecialEducationLoaders>;

@@ -4,6 +4,7 @@
  */
 import { Ctx, FieldResolver, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context";
+import { prefetched } from "../../graphql/fields";
 import type { DistrictRow } from "../districts/district.service";
 import { District } from "../districts/district.type";
 import type { SchoolRow } from "../schools/school.service";
@@ -15,6 +16,8 @@ import { parentDistrictSpecialEducationFinance, specialEducationFinance } from "
 export class DistrictSpecialEducationResolver {
   @FieldResolver(() => SpecialEducationFinance, { description: "IDEA child counts with F-33 special-education finance, by fiscal year." })
   async specialEducationFinance(@Root() district: DistrictRow, @Ctx() ctx: Context): Promise<SpecialEducationFinance> {
+    const ready = prefetched<SpecialEducationFinance>(district, "specialEducationFinance");
+    if (ready) return ready;
     return specialEducationFinance(await ctx.loaders.specialEducation.byDistrict.load(district.id), district.__history_open);
   }
 }

@@ -3,7 +3,7 @@
  * straight from district_annual_stats / school_annual_stats rows, plus the envelopes around them.
  */
 import { Field, Int, ObjectType } from "type-graphql";
-import { Col } from "../../graphql/fields";
+import { Col, type Timestamp } from "../../graphql/fields";
 
 @ObjectType()
 export class DistrictStatisticsEntry {
@@ -63,7 +63,7 @@ export class DistrictStatisticsEntry {
   @Col("string") saipe_version: string | null;
   @Col("string") f33_version: string | null;
   @Col("json") source_urls: Record<string, string> | null;
-  @Col("datetime") loaded_at: Date | null;
+  @Col("datetime") loaded_at: Timestamp | null;
 }
 
 @ObjectType()
@@ -95,7 +95,7 @@ export class SchoolStatisticsEntry {
   @Col("string") fed_characteristics_version: string | null;
   @Col("string") fed_lunch_version: string | null;
   @Col("json") source_urls: Record<string, string> | null;
-  @Col("datetime") loaded_at: Date | null;
+  @Col("datetime") loaded_at: Timestamp | null;
 }
 
 @ObjectType()
@@ -123,7 +123,7 @@ export class SpecialEducationFinanceEntry {
   @Col("string") child_count_version: string | null;
   @Col("string") source_f33_url: string | null;
   @Col("string") source_child_count_url: string | null;
-  @Col("datetime") loaded_at: Date | null;
+  @Col("datetime") loaded_at: Timestamp | null;
 }
 
 @ObjectType()
