@@ -18,8 +18,8 @@ import { pendingMigrations } from "./db/migrate";
 import { ApiKeyAuthenticator } from "./features/auth/api-key.service";
 import type { Viewer } from "./features/auth/viewer";
 import { createContext, type Context } from "./graphql/context";
-import { restDocument, restSchema, serializeTimestamp } from "./graphql/fields";
-import { DateTimeScalar } from "./graphql/scalars";
+import { restDocument, restSchema, serializeTimestamp, serializeUuid } from "./graphql/fields";
+import { DateTimeScalar, UUIDScalar } from "./graphql/scalars";
 import { AppError } from "./graphql/errors";
 import { costLimitRule, depthLimitRule } from "./graphql/limits";
 import { getSchema } from "./graphql/schema";
@@ -147,7 +147,7 @@ function createJitExecutor(
     if (errors.length) throw new Error(`REST operation is invalid: ${errors.map((e) => e.message).join("; ")}`);
     const query = compileQuery(rest, restDocument(document), undefined, {
       disableLeafSerialization,
-      customSerializers: { [DateTimeScalar.name]: serializeTimestamp },
+      customSerializers: { [DateTimeScalar.name]: serializeTimestamp, [UUIDScalar.name]: serializeUuid },
     });
     if (!isCompiledQuery(query)) throw new Error(`REST operation does not compile: ${JSON.stringify(query.errors)}`);
     compiled.set(document, query);

@@ -182,6 +182,13 @@ export function serializeTimestamp(value: unknown): unknown {
   return DateTimeScalar.serialize(value);
 }
 
+const CANONICAL_UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** UUID for the REST executor: the scalar's own check, without building a RegExp per value; anything else goes to the scalar. */
+export function serializeUuid(value: unknown): unknown {
+  return typeof value === "string" && CANONICAL_UUID.test(value) ? value : UUIDScalar.serialize(value);
+}
+
 function prefetchedOr(fieldName: string, resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldResolver<unknown, unknown> {
   return (source, args, context, info) => {
     const ready = (source as Prefetchable | null | undefined)?.[PREFETCHED]?.[fieldName];
