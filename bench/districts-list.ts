@@ -10,6 +10,7 @@
  *
  * Usage: npm run build && npm run bench:districts [-- --reuse] [--duration 20] [--warmup 5]
  *        [--connections 10] [--cpu-prof] (profiles of our server go to bench/profiles/)
+ *        [--service-root DIR] (measure another checkout's build, e.g. a worktree of an older commit)
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -47,6 +48,8 @@ interface Args {
   warmup: number;
   connections: number;
   cpuProf: boolean;
+  /** Another checkout's built service to measure instead of this one (e.g. a `git worktree` of an older commit). */
+  serviceRoot: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -63,6 +66,7 @@ function parseArgs(argv: string[]): Args {
     warmup: value("warmup", 5),
     connections: value("connections", 10),
     cpuProf: argv.includes("--cpu-prof"),
+    serviceRoot: argv.includes("--service-root") ? path.resolve(argv[argv.indexOf("--service-root") + 1]) : packageRoot,
   };
 }
 
@@ -266,7 +270,7 @@ async function main(): Promise<void> {
     children.push(
       await startChild(
         "service",
-        [...nodeFlags, path.join(packageRoot, "bin/edmarket.js"), "serve", "--role", "api"],
+        [...nodeFlags, path.join(args.serviceRoot, "bin/edmarket.js"), "serve", "--role", "api"],
         { ...process.env, DATABASE_URL: bench.url, PORT: String(servicePort), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
         servicePort,
         "/readyz",
@@ -333,15 +337,24 @@ async function main(): Promise<void> {
       measured_at: new Date().toISOString(),
       target_ratio: targetRatio,
       meets_target: headline.ratio.p50_service_over_sql <= targetRatio && headline.ratio.rps_sql_over_service <= targetRatio,
-      settings: { connections: args.connections, warmup_s: args.warmup, duration_s: args.duration, pool_size: POOL_SIZE },
+      settings: {
+        connections: args.connections,
+        warmup_s: args.warmup,
+        duration_s: args.duration,
+        pool_size: POOL_SIZE,
+        ...(args.serviceRoot !== packageRoot ? { service_root: args.serviceRoot } : {}),
+      },
       machine: await machine(bench.url, loadAverage),
       data: bench.counts,
       body_bytes: bodyBytes,
       scenarios,
     };
-    fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-    fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(summary, null, 2)}\n`);
-    writeReadme(summary);
+    // Another checkout's figures are a comparison, not this code's latest results: they go to their own file.
+    const ownService = args.serviceRoot === packageRoot;
+    const resultsFile = ownService ? RESULTS_FILE : RESULTS_FILE.replace(/\.json$/, ".service-root.json");
+    fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
+    fs.writeFileSync(resultsFile, `${JSON.stringify(summary, null, 2)}\n`);
+    if (ownService) writeReadme(summary);
     console.log(JSON.stringify(summary, null, 2));
   } finally {
     await stopAll();
