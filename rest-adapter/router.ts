@@ -66,8 +66,14 @@ export function createRestRouter(routes: RouteSpec[], executor: GraphQLExecutor)
  */
 function restNames(error: GraphQLFormattedError): GraphQLFormattedError {
   const message = error.message
-    .replace(/Variable "\$input" got invalid value (.*?) at "input\.([\w.]+)"; /, (_m, value: string, path: string) => `body property ${path.split(".").map(snake).join(".")} got invalid value ${value}: `)
-    .replace(/Variable "\$input" got invalid value (.*?); Field "(\w+)" is not defined by type "\w+"\.?/, (_m, _v, field: string) => `unknown body property ${snake(field)}`)
+    .replace(
+      /Variable "\$input" got invalid value (.*?) at "input\.([\w.]+)"; /,
+      (_m, value: string, path: string) => `body property ${path.split(".").map(snake).join(".")} got invalid value ${value}: `,
+    )
+    .replace(
+      /Variable "\$input" got invalid value (.*?); Field "(\w+)" is not defined by type "\w+"\.?/,
+      (_m, _v, field: string) => `unknown body property ${snake(field)}`,
+    )
     .replace(/Variable "\$(\w+)"/g, (_m, name: string) => `parameter ${snake(name)}`);
   return { ...error, message };
 }

@@ -58,7 +58,10 @@ export enum BidStatus {
   closed = "closed",
 }
 
-registerEnumType(LocaleBucket, { name: "LocaleBucket", description: "NCES locale bucket (locale code 1x city, 2x suburb, 3x town, 4x rural)." });
+registerEnumType(LocaleBucket, {
+  name: "LocaleBucket",
+  description: "NCES locale bucket (locale code 1x city, 2x suburb, 3x town, 4x rural).",
+});
 registerEnumType(GradeLevel, { name: "GradeLevel" });
 registerEnumType(PipelineStatus, { name: "PipelineStatus", description: "State of the extraction pipeline for a district or school." });
 registerEnumType(VendorCategory, { name: "VendorCategory" });

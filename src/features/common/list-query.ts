@@ -7,7 +7,8 @@ import { BadRequestError } from "../../graphql/errors";
 import type { BidStatus, FundingSource, PainPointCategory, VendorCategory } from "./enums";
 
 export function checkPaging(limit: number, offset: number, maxLimit: number): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) throw new BadRequestError(`limit must be an integer from 1 to ${maxLimit}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit)
+    throw new BadRequestError(`limit must be an integer from 1 to ${maxLimit}`);
   if (!Number.isInteger(offset) || offset < 0) throw new BadRequestError("offset must be an integer >= 0");
 }
 
@@ -70,7 +71,8 @@ export function intelligenceClauses(f: IntelligenceFilter, p: SqlParams, entityC
     clauses.push(f.hasExpiringContracts ? expiring : `NOT ${expiring}`);
   }
   if (f.rfpStatus === "open") clauses.push(where("bids x", " AND x.status = 'open' AND (x.deadline_at IS NULL OR x.deadline_at > now())"));
-  if (f.rfpStatus === "closed") clauses.push(where("bids x", " AND NOT (x.status = 'open' AND (x.deadline_at IS NULL OR x.deadline_at > now()))"));
+  if (f.rfpStatus === "closed")
+    clauses.push(where("bids x", " AND NOT (x.status = 'open' AND (x.deadline_at IS NULL OR x.deadline_at > now()))"));
   // A gated filter never leaks: locked entities cannot match it, whatever their data.
   if (clauses.length) clauses.push(unlocked);
   return clauses;

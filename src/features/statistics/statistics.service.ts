@@ -21,7 +21,10 @@ export const FINANCE_CAVEAT =
   "per-student figures divide by the IDEA child count. Null where a source lacks the year.";
 
 /** Gate a year-ascending series: the latest item only, unless history is open. */
-export function gateSeries<T>(rows: readonly T[], historyOpen: boolean): { trend: T[]; history_gated: boolean; history_years_available: number } {
+export function gateSeries<T>(
+  rows: readonly T[],
+  historyOpen: boolean,
+): { trend: T[]; history_gated: boolean; history_years_available: number } {
   const gated = !historyOpen && rows.length > 1;
   return { trend: gated ? rows.slice(-1) : [...rows], history_gated: !historyOpen, history_years_available: rows.length };
 }
