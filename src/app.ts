@@ -7,7 +7,15 @@ import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { type NextFunction, type Request, type Response } from "express";
-import { isEnumType, specifiedRules, validate, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule } from "graphql";
+import {
+  isEnumType,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type ValidationRule,
+} from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import { httpError } from "../rest-adapter/errors";
 import { createRestRouter, type GraphQLExecutor } from "../rest-adapter/router";
@@ -113,7 +121,8 @@ function errorHandler(error: unknown, req: Request, res: Response, _next: NextFu
   if (error instanceof AppError) body = httpError(error.code, error.message, error.body);
   else if (e?.type === "entity.too.large") body = httpError("PAYLOAD_TOO_LARGE", "request body exceeds the 1 MiB limit");
   else if (e?.type === "entity.parse.failed") body = httpError("BAD_USER_INPUT", `malformed JSON body: ${e.message ?? "parse error"}`);
-  else if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported") body = httpError("BAD_USER_INPUT", e.message ?? "unsupported encoding");
+  else if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported")
+    body = httpError("BAD_USER_INPUT", e.message ?? "unsupported encoding");
   else {
     logger.error("unhandled error", { requestId: res.locals.requestId, path: req.path, error: String((error as Error)?.stack ?? error) });
     body = httpError("INTERNAL_SERVER_ERROR", "internal error");
@@ -165,7 +174,8 @@ function createJitExecutor(
         data: result.data as Record<string, unknown> | null | undefined,
         errors: result.errors?.map((error) => {
           const formatted = error.toJSON();
-          if (requestError && !formatted.extensions?.code) return { ...formatted, extensions: { ...formatted.extensions, code: requestError } };
+          if (requestError && !formatted.extensions?.code)
+            return { ...formatted, extensions: { ...formatted.extensions, code: requestError } };
           return maskError(formatted, error);
         }),
       };
@@ -182,4 +192,3 @@ function maskError(formatted: GraphQLFormattedError, error: unknown): GraphQLFor
   logger.error("resolver error", { error: String((original as Error)?.stack ?? original ?? formatted.message) });
   return { message: "internal error", extensions: { code: "INTERNAL_SERVER_ERROR" } };
 }
-
