@@ -9,7 +9,7 @@
  * to bench/results/districts-list.json and bench/README.md.
  *
  * Usage: npm run build && npm run bench:districts [-- --reuse] [--duration 20] [--warmup 5]
- *        [--connections 10] [--cpu-prof] (profiles of our server go to bench/profiles/)
+ *        [--connections 10] [--rounds 2] [--cpu-prof] (profiles of our server go to bench/profiles/)
  *        [--service-root DIR] (measure another checkout's build, e.g. a worktree of an older commit)
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -47,6 +47,7 @@ interface Args {
   duration: number;
   warmup: number;
   connections: number;
+  rounds: number;
   cpuProf: boolean;
   /** Another checkout's built service to measure instead of this one (e.g. a `git worktree` of an older commit). */
   serviceRoot: string;
@@ -65,6 +66,7 @@ function parseArgs(argv: string[]): Args {
     duration: value("duration", 20),
     warmup: value("warmup", 5),
     connections: value("connections", 10),
+    rounds: value("rounds", 2),
     cpuProf: argv.includes("--cpu-prof"),
     serviceRoot: argv.includes("--service-root") ? path.resolve(argv[argv.indexOf("--service-root") + 1]) : packageRoot,
   };
@@ -137,6 +139,7 @@ async function fetchBody(url: string, headers: Record<string, string>): Promise<
 }
 
 interface Measured {
+  duration_s: number;
   requests_per_second: number;
   /** CPU time per completed request of the server process and of the PostgreSQL backends serving it. */
   cpu_ms_per_request: { server: number; postgres: number };
@@ -191,6 +194,7 @@ async function measure(target: Child, url: string, headers: Record<string, strin
   const spent = (pid: number) => Math.max(0, (after.get(pid) ?? 0) - (before.get(pid) ?? 0));
   const postgres = pids.slice(1).reduce((sum, pid) => sum + spent(pid), 0);
   return {
+    duration_s: r.duration,
     requests_per_second: round(done / r.duration),
     cpu_ms_per_request: { server: done ? round(spent(pids[0]) / done, 1) : 0, postgres: done ? round(postgres / done, 1) : 0 },
     latency_p50_ms: r.latency.p50,
@@ -204,6 +208,37 @@ async function measure(target: Child, url: string, headers: Record<string, strin
 }
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/**
+ * Rounds of one target as one figure: requests/s over the whole measured time; CPU, latency percentiles
+ * and bytes as request-weighted means of the rounds (each round's own figures are kept alongside).
+ */
+function combine(runs: Measured[]): Measured & { rounds: Pick<Measured, "requests_per_second" | "latency_p50_ms" | "latency_p99_ms">[] } {
+  const requests = runs.reduce((sum, r) => sum + r.requests, 0);
+  const duration = runs.reduce((sum, r) => sum + r.duration_s, 0);
+  const weighted = (f: (r: Measured) => number, digits = 2) =>
+    requests ? round(runs.reduce((sum, r) => sum + f(r) * r.requests, 0) / requests, digits) : 0;
+  return {
+    duration_s: duration,
+    requests_per_second: round(requests / duration),
+    cpu_ms_per_request: {
+      server: weighted((r) => r.cpu_ms_per_request.server, 1),
+      postgres: weighted((r) => r.cpu_ms_per_request.postgres, 1),
+    },
+    latency_p50_ms: weighted((r) => r.latency_p50_ms, 1),
+    latency_p99_ms: weighted((r) => r.latency_p99_ms, 1),
+    latency_mean_ms: weighted((r) => r.latency_mean_ms),
+    bytes_per_response: Math.round(weighted((r) => r.bytes_per_response)),
+    requests,
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    non_2xx: runs.reduce((sum, r) => sum + r.non_2xx, 0),
+    rounds: runs.map((r) => ({
+      requests_per_second: r.requests_per_second,
+      latency_p50_ms: r.latency_p50_ms,
+      latency_p99_ms: r.latency_p99_ms,
+    })),
+  };
+}
 
 async function machine(databaseUrl: string, loadAverage: number[]): Promise<Record<string, unknown>> {
   const client = new Client({ connectionString: databaseUrl });
@@ -228,19 +263,20 @@ function writeReadme(summary: Record<string, any>): void {
   const start = "<!-- results:start -->";
   const end = "<!-- results:end -->";
   const readme = fs.existsSync(README_FILE) ? fs.readFileSync(README_FILE, "utf8") : `# Benchmarks\n\n${start}\n${end}\n`;
+  const perRound = (m: { rounds: { requests_per_second: number }[] }) => m.rounds.map((r) => r.requests_per_second).join(" / ");
   const cpu = (m: Measured) => `${m.cpu_ms_per_request.server} + ${m.cpu_ms_per_request.postgres}`;
   const rows = (summary.scenarios as any[]).flatMap((s) => [
-    `| ${s.name} | service | ${s.service.requests_per_second} | ${s.service.latency_p50_ms} | ${s.service.latency_p99_ms} | ${s.service.bytes_per_response} | ${cpu(s.service)} |`,
-    `| ${s.name} | one SQL statement | ${s.sql.requests_per_second} | ${s.sql.latency_p50_ms} | ${s.sql.latency_p99_ms} | ${s.sql.bytes_per_response} | ${cpu(s.sql)} |`,
+    `| ${s.name} | service | ${s.service.requests_per_second} (${perRound(s.service)}) | ${s.service.latency_p50_ms} | ${s.service.latency_p99_ms} | ${s.service.bytes_per_response} | ${cpu(s.service)} |`,
+    `| ${s.name} | one SQL statement | ${s.sql.requests_per_second} (${perRound(s.sql)}) | ${s.sql.latency_p50_ms} | ${s.sql.latency_p99_ms} | ${s.sql.bytes_per_response} | ${cpu(s.sql)} |`,
     `| ${s.name} | **ratio** | SQL/ours **${s.ratio.rps_sql_over_service}** | ours/SQL **${s.ratio.p50_service_over_sql}** | ours/SQL ${s.ratio.p99_service_over_sql} | | |`,
   ]);
   const m = summary.machine;
   const block = [
     start,
-    `Measured ${summary.measured_at} (${summary.settings.connections} connections, ${summary.settings.warmup_s} s warm-up, ${summary.settings.duration_s} s per target, one target at a time).`,
+    `Measured ${summary.measured_at}: ${summary.settings.connections} connections, ${summary.settings.rounds} rounds alternating the targets, each ${summary.settings.warmup_s} s warm-up + ${summary.settings.duration_s} s measured, one target at a time.`,
     `Machine: ${m.cpus} × ${m.cpu}, ${m.memory_gib} GiB, ${m.os}, Node ${m.node}, ${m.postgres}; load average at start ${m.load_average_at_start.join(" / ")}.`,
     "",
-    "| scenario | target | requests/s | p50 ms | p99 ms | bytes/response | CPU ms/request: server + PostgreSQL |",
+    "| scenario | target | requests/s (per round) | p50 ms | p99 ms | bytes/response | CPU ms/request: server + PostgreSQL |",
     "|---|---|---:|---:|---:|---:|---:|",
     ...rows,
     "",
@@ -314,10 +350,17 @@ async function main(): Promise<void> {
     // 2. Measure, one target at a time.
     const scenarios = [];
     for (const scenario of SCENARIOS) {
-      log(`${scenario.name}: measuring the service (${args.warmup} s warm-up, ${args.duration} s)`);
-      const ours = await measure(service, `${service.base}/api/v1/districts?${scenario.query}`, auth, args, bench.url);
-      log(`${scenario.name}: measuring the SQL route`);
-      const theirs = await measure(sql, `${sql.base}/districts?${scenario.query}`, {}, args, bench.url);
+      // Rounds alternate the two targets, so a change in the machine's background load falls on both.
+      const ourRuns: Measured[] = [];
+      const theirRuns: Measured[] = [];
+      for (let round = 1; round <= args.rounds; round += 1) {
+        log(`${scenario.name}, round ${round}/${args.rounds}: the service (${args.warmup} s warm-up, ${args.duration} s)`);
+        ourRuns.push(await measure(service, `${service.base}/api/v1/districts?${scenario.query}`, auth, args, bench.url));
+        log(`${scenario.name}, round ${round}/${args.rounds}: the SQL route`);
+        theirRuns.push(await measure(sql, `${sql.base}/districts?${scenario.query}`, {}, args, bench.url));
+      }
+      const ours = combine(ourRuns);
+      const theirs = combine(theirRuns);
       scenarios.push({
         name: scenario.name,
         path: `/api/v1/districts?${scenario.query}`,
@@ -341,6 +384,7 @@ async function main(): Promise<void> {
         connections: args.connections,
         warmup_s: args.warmup,
         duration_s: args.duration,
+        rounds: args.rounds,
         pool_size: POOL_SIZE,
         ...(args.serviceRoot !== packageRoot ? { service_root: args.serviceRoot } : {}),
       },
