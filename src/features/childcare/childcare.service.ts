@@ -7,7 +7,7 @@ import { SqlParams } from "../../db/sql";
 import { BadRequestError } from "../../graphql/errors";
 import type { Pagination } from "../common/common.type";
 import { checkPaging, checkRange, checkState, checkText, containsPattern } from "../common/list-query";
-import { checkList, countyClause, pagedSql, pageOf } from "../common/paged-query";
+import { checkList, countyClause, pagedSql, pageOf, sortClause } from "../common/paged-query";
 import { ChildcareStatusFilter, type ChildcareFilter, type ChildcareOrderField } from "./childcare.inputs";
 import { ChildcareCenter, ChildcarePerson } from "./childcare.type";
 
@@ -61,9 +61,7 @@ const ORDER_COLUMNS: Record<ChildcareOrderField, string> = {
 };
 
 function order(orderBy: ChildcareOrderField | null | undefined, ascending: boolean | null | undefined) {
-  const direction = ascending === false ? "DESC" : "ASC";
-  return (alias: string) =>
-    `${alias}.${ORDER_COLUMNS[orderBy ?? ("name" as ChildcareOrderField)]} ${direction} NULLS LAST, ${alias}.id ASC`;
+  return (alias: string) => sortClause(alias, ORDER_COLUMNS[orderBy ?? ("name" as ChildcareOrderField)], ascending);
 }
 
 function whereClauses(filter: ChildcareFilter, p: SqlParams): string[] {

@@ -66,3 +66,11 @@ export function countyClause(column: string, counties: readonly string[], p: Sql
   );
   return `regexp_replace(lower(${column}), '\\s+county$', '') = ANY(${p.add(names)}::text[])`;
 }
+
+/**
+ * The list sort contract (section 1): the chosen column, nulls last in both directions, ties broken by
+ * ascending id so paging is stable. `column` comes from a feature's allowlist, never from the caller.
+ */
+export function sortClause(alias: string, column: string, ascending: boolean | null | undefined): string {
+  return `${alias}.${column} ${ascending === false ? "DESC" : "ASC"} NULLS LAST, ${alias}.id ASC`;
+}

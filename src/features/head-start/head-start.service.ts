@@ -7,7 +7,7 @@ import { SqlParams } from "../../db/sql";
 import { BadRequestError } from "../../graphql/errors";
 import type { Pagination } from "../common/common.type";
 import { checkPaging, checkRange, checkState, checkText, containsPattern } from "../common/list-query";
-import { checkList, countyClause, pagedSql, pageOf } from "../common/paged-query";
+import { checkList, countyClause, pagedSql, pageOf, sortClause } from "../common/paged-query";
 import { DelegatesFilter, HeadStartStatusFilter, type HeadStartFilter, type HeadStartOrderField } from "./head-start.inputs";
 import { HeadStartProgram } from "./head-start.type";
 
@@ -55,9 +55,7 @@ const ORDER_COLUMNS: Record<HeadStartOrderField, string> = {
 };
 
 function order(orderBy: HeadStartOrderField | null | undefined, ascending: boolean | null | undefined) {
-  const direction = ascending === false ? "DESC" : "ASC";
-  return (alias: string) =>
-    `${alias}.${ORDER_COLUMNS[orderBy ?? ("name" as HeadStartOrderField)]} ${direction} NULLS LAST, ${alias}.id ASC`;
+  return (alias: string) => sortClause(alias, ORDER_COLUMNS[orderBy ?? ("name" as HeadStartOrderField)], ascending);
 }
 
 function whereClauses(filter: HeadStartFilter, p: SqlParams): string[] {

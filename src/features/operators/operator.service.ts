@@ -10,7 +10,7 @@ import type { Db } from "../../db/client";
 import { SqlParams } from "../../db/sql";
 import { BadRequestError } from "../../graphql/errors";
 import type { Pagination } from "../common/common.type";
-import { checkList, pageOf } from "../common/paged-query";
+import { checkList, pageOf, sortClause } from "../common/paged-query";
 import { checkPaging, checkRange, checkState, checkText, containsPattern } from "../common/list-query";
 import { ContractorMode, type OperatorFilter, type OperatorOrderField } from "./operator.inputs";
 import { Operator } from "./operator.type";
@@ -224,8 +224,7 @@ const ORDER_COLUMNS: Record<OperatorOrderField, string> = {
 };
 
 function orderClause(alias: string, orderBy: OperatorOrderField | null | undefined, ascending: boolean | null | undefined): string {
-  const direction = ascending === false ? "DESC" : "ASC";
-  return `${alias}.${ORDER_COLUMNS[orderBy ?? ("name" as OperatorOrderField)]} ${direction} NULLS LAST, ${alias}.id ASC`;
+  return sortClause(alias, ORDER_COLUMNS[orderBy ?? ("name" as OperatorOrderField)], ascending);
 }
 
 /** WHERE clauses over `x` (the computed record). */
