@@ -68,7 +68,11 @@ export function coerceString(param: string, raw: string, type: GraphQLInputType)
     if (raw !== "true" && raw !== "false") throw new ParameterError(`${param} must be true or false; got "${raw}"`);
     return raw === "true";
   }
-  if (inner === GraphQLString || inner === GraphQLID) return raw;
+  if (inner === GraphQLString || inner === GraphQLID) {
+    // PostgreSQL text cannot hold NUL; refused here rather than by the database.
+    if (raw.includes("\u0000")) throw new ParameterError(`${param} must not contain NUL characters`);
+    return raw;
+  }
   if (isScalarType(inner)) {
     try {
       return inner.parseValue(raw);

@@ -61,18 +61,29 @@ export function createRestRouter(routes: RouteSpec[], executor: GraphQLExecutor)
 }
 
 /**
+ * An unknown input field, as graphql-jit words it (`Variable "$input" got invalid value {...}; Field "noSuchField"
+ * is not defined by type UpdateSchoolInput.`, naming the enclosing field instead of $input when nested) and as
+ * graphql-js does (`... at "input.address"; Field "zipCode" is not defined by type "AddressInput". Did you mean ...?`).
+ * Anchored at the end: the echoed value is the caller's and may contain anything.
+ */
+const UNKNOWN_FIELD =
+  /^Variable "\$(\w+)" got invalid value [\s\S]*?(?: at "([\w.[\]]+)")?; Field "(\w+)" is not defined by type "?\w+"?\.(?: Did you mean [^;]*)?$/;
+
+/**
  * GraphQL's own input errors name variables and input paths in camelCase ("$input" at "input.studentCount");
  * REST callers sent snake_case, so name the parameter or body property as they wrote it.
  */
 function restNames(error: GraphQLFormattedError): GraphQLFormattedError {
+  const unknown = UNKNOWN_FIELD.exec(error.message);
+  if (unknown) {
+    const [, variable, at, field] = unknown;
+    const parents = at ? at.split(".").slice(1) : variable === "input" ? [] : [variable];
+    return { ...error, message: `unknown body property ${[...parents, field].map(snake).join(".")}` };
+  }
   const message = error.message
     .replace(
       /Variable "\$input" got invalid value (.*?) at "input\.([\w.]+)"; /,
       (_m, value: string, path: string) => `body property ${path.split(".").map(snake).join(".")} got invalid value ${value}: `,
-    )
-    .replace(
-      /Variable "\$input" got invalid value (.*?); Field "(\w+)" is not defined by type "\w+"\.?/,
-      (_m, _v, field: string) => `unknown body property ${snake(field)}`,
     )
     .replace(/Variable "\$(\w+)"/g, (_m, name: string) => `parameter ${snake(name)}`);
   return { ...error, message };

@@ -5,7 +5,17 @@ import { DateTimeISOResolver, JSONResolver, UUIDResolver } from "graphql-scalars
 export const DateTimeScalar = DateTimeISOResolver;
 /** Free-form objects (key_facts, source_urls, evidence ...): passed through untouched. */
 export const JSONScalar = JSONResolver;
-export const UUIDScalar = UUIDResolver;
+const uuid = UUIDResolver.toConfig();
+const lowerCase = (value: unknown) => (typeof value === "string" ? value.toLowerCase() : value);
+/**
+ * UUIDs in any letter case (and graphql-scalars' braces) are read as the canonical lower-case form the
+ * database returns, so ids compare equal wherever they are matched in JavaScript (loaders, path params).
+ */
+export const UUIDScalar = new GraphQLScalarType<unknown, unknown>({
+  ...uuid,
+  parseValue: (value) => lowerCase(uuid.parseValue!(value)),
+  parseLiteral: (ast, variables) => lowerCase(uuid.parseLiteral!(ast, variables)),
+});
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 /** Calendar dates `YYYY-MM-DD`; the database returns them as strings or UTC-midnight Dates. */
