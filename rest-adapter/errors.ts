@@ -19,6 +19,10 @@ const STATUS: Record<string, [number, string]> = {
   CONFLICT: [409, "conflict"],
   PAYLOAD_TOO_LARGE: [413, "payload_too_large"],
   RATE_LIMITED: [429, "rate_limited"],
+  // The request asked for more than its time budget allows (docs/limits.md): narrower is the fix.
+  QUERY_TIMEOUT: [400, "bad_request"],
+  // Nobody reads this answer (the socket is gone); 499 as nginx logs it.
+  CLIENT_CLOSED_REQUEST: [499, "client_closed_request"],
 };
 
 export interface ErrorBody {

@@ -3,15 +3,17 @@
  * REST adapter at /api/v1 (which runs GraphQL operations through the same Apollo server).
  */
 import crypto from "node:crypto";
-import { ApolloServer } from "@apollo/server";
+import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { type NextFunction, type Request, type Response } from "express";
 import {
+  getOperationAST,
   isEnumType,
   specifiedRules,
   validate,
   type DocumentNode,
+  type GraphQLError,
   type GraphQLFormattedError,
   type GraphQLSchema,
   type ValidationRule,
@@ -29,7 +31,8 @@ import { createContext, type Context } from "./graphql/context";
 import { restDocument, restSchema, serializeTimestamp, serializeUuid } from "./graphql/fields";
 import { DateTimeScalar, UUIDScalar } from "./graphql/scalars";
 import { AppError } from "./graphql/errors";
-import { costLimitRule, depthLimitRule } from "./graphql/limits";
+import { checkOperationCost, checkVariableText, limitRules } from "./graphql/limits";
+import { startRequestBudget } from "./graphql/request-budget";
 import { getSchema } from "./graphql/schema";
 import { logger } from "./logger";
 
@@ -49,9 +52,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const schema = getSchema();
   const apollo = new ApolloServer<Context>({
     schema,
-    validationRules: [depthLimitRule(env.GRAPHQL_MAX_DEPTH), costLimitRule(env.GRAPHQL_MAX_COST)],
+    // The parser stops at this many tokens: every later walk (validation, cost) is bounded by it.
+    parseOptions: { maxTokens: env.GRAPHQL_MAX_TOKENS },
+    validationRules: limitRules({ maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES }),
     includeStacktraceInErrorResponses: false,
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), operationAdmission(schema, env.GRAPHQL_MAX_COST)],
     formatError: (formatted, error) => maskError(formatted, error),
     logger: { debug() {}, info() {}, warn: (m) => logger.warn(String(m)), error: (m) => logger.error(String(m)) },
   });
@@ -75,7 +80,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     }
   });
 
-  const json = express.json({ limit: "1mb", type: () => true });
+  const json = [express.json({ limit: "1mb", type: () => true }), bodyDepthLimit];
   const authenticate = async (req: Request, res: Response, next: NextFunction) => {
     try {
       res.locals.viewer = await authenticator.authenticate(req.headers.authorization);
@@ -84,12 +89,17 @@ export async function createApp(deps: AppDeps): Promise<App> {
       next(error);
     }
   };
-  const contextFor = (req: Request, res: Response): Context =>
-    createContext({ db, env }, res.locals.viewer as Viewer, String(res.locals.requestId ?? req.headers["x-request-id"]));
+  const contextFor = (req: Request, res: Response): Context => {
+    const budget = startRequestBudget(db, env.REQUEST_TIMEOUT_MS, req, res);
+    return createContext({ db: budget.db, env }, res.locals.viewer as Viewer, String(res.locals.requestId), budget.signal);
+  };
 
   app.use("/graphql", authenticate, json, expressMiddleware(apollo, { context: async ({ req, res }) => contextFor(req, res) }));
 
-  const executor = createJitExecutor(schema, [depthLimitRule(env.GRAPHQL_MAX_DEPTH), costLimitRule(env.GRAPHQL_MAX_COST)], contextFor);
+  // REST operations are ours (their snake_case aliases are the naming rule, not a client's repeats), so
+  // the alias bound is for client documents; the cost bound applies to both, with the request's variables.
+  const restRules = limitRules({ maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: Number.POSITIVE_INFINITY });
+  const executor = createJitExecutor(schema, restRules, env.GRAPHQL_MAX_COST, contextFor);
   app.use("/api/v1", authenticate, json, createRestRouter(routes, executor));
 
   app.use((req, res) => {
@@ -116,14 +126,29 @@ function requestId(req: Request, res: Response, next: NextFunction): void {
 
 /** Errors thrown before or around the GraphQL layer (auth, body parsing) and unexpected ones. */
 function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
-  const e = error as { type?: string; status?: number; message?: string };
+  const e = error as { type?: string; status?: number; message?: string; errno?: unknown; encoding?: string };
   let body;
   if (error instanceof AppError) body = httpError(error.code, error.message, error.body);
   else if (e?.type === "entity.too.large") body = httpError("PAYLOAD_TOO_LARGE", "request body exceeds the 1 MiB limit");
   else if (e?.type === "entity.parse.failed") body = httpError("BAD_USER_INPUT", `malformed JSON body: ${e.message ?? "parse error"}`);
-  else if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported")
-    body = httpError("BAD_USER_INPUT", e.message ?? "unsupported encoding");
-  else {
+  else if (e?.type === "encoding.unsupported")
+    body = httpError(
+      "BAD_USER_INPUT",
+      `unsupported Content-Encoding ${JSON.stringify(e.encoding ?? "")}; send identity, gzip, deflate or br`,
+    );
+  else if (e?.type === "charset.unsupported") body = httpError("BAD_USER_INPUT", e.message ?? "unsupported charset");
+  // body-parser passes the decompression stream's own error on (zlib's errno, status 400, no type).
+  else if (e?.status === 400 && e.type === undefined && typeof e.errno === "number" && req.headers["content-encoding"])
+    body = httpError(
+      "BAD_USER_INPUT",
+      `the request body does not match its Content-Encoding ${req.headers["content-encoding"].slice(0, 40)}`,
+    );
+  else if (e?.type === "request.size.invalid" || e?.type === "request.aborted") body = httpError("BAD_USER_INPUT", e.message ?? "bad body");
+  // The router decodes path parameters with decodeURIComponent: "Failed to decode param '%zz'".
+  else if (error instanceof URIError && e.status === 400) {
+    const segment = /^Failed to decode param '(.*)'$/s.exec(error.message)?.[1] ?? req.path;
+    body = httpError("BAD_USER_INPUT", `path segment ${JSON.stringify(segment.slice(0, 200))} is not valid percent-encoding`);
+  } else {
     logger.error("unhandled error", { requestId: res.locals.requestId, path: req.path, error: String((error as Error)?.stack ?? error) });
     body = httpError("INTERNAL_SERVER_ERROR", "internal error");
   }
@@ -140,6 +165,7 @@ function errorHandler(error: unknown, req: Request, res: Response, _next: NextFu
 function createJitExecutor(
   schema: GraphQLSchema,
   rules: ValidationRule[],
+  maxCost: number,
   contextFor: (req: Request, res: Response) => Context,
 ): GraphQLExecutor {
   const compiled = new WeakMap<DocumentNode, CompiledQuery>();
@@ -166,10 +192,18 @@ function createJitExecutor(
     schema,
     async execute(document, variables, req, res) {
       const query = compiled.get(document) ?? compile(document);
+      try {
+        checkOperationCost(schema, document, getOperationAST(document)!, variables, maxCost);
+        checkVariableText(variables);
+      } catch (error) {
+        const formatted = (error as GraphQLError).toJSON();
+        return { data: null, errors: [formatted] };
+      }
       const result = await query.query(undefined, contextFor(req, res), variables);
       // Errors without data were raised before execution (variable values the types reject): the
       // caller's input, as graphql-js and Apollo classify them.
-      const requestError = result.data === undefined || result.data === null ? "BAD_USER_INPUT" : undefined;
+      // A null `data` is a failed non-null root field (a resolver's error): that one is masked as usual.
+      const requestError = result.data === undefined ? "BAD_USER_INPUT" : undefined;
       return {
         data: result.data as Record<string, unknown> | null | undefined,
         errors: result.errors?.map((error) => {
@@ -183,12 +217,65 @@ function createJitExecutor(
   };
 }
 
+/**
+ * Checks that need the operation and its variable values (Apollo caches validation per document, so
+ * they cannot be validation rules): cost with the actual `limit`s, and NUL characters in variables.
+ */
+function operationAdmission(schema: GraphQLSchema, maxCost: number): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, operation, request }) {
+          if (!operation) return;
+          checkOperationCost(schema, document, operation, request.variables, maxCost);
+          checkVariableText(request.variables);
+        },
+      };
+    },
+  };
+}
+
 /** GraphQL errors: coded AppErrors and GraphQL's own validation errors pass; anything else is masked. */
 function maskError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = (error as { originalError?: unknown })?.originalError;
   if (original instanceof AppError || error instanceof AppError) return formatted;
+  // Apollo's own request errors (a persisted-query hash that does not match, an unsupported version)
+  // carry an HTTP 4xx but no code: they are the client's, not ours.
+  const status = (error as GraphQLError)?.extensions?.http as { status?: number } | undefined;
+  if (
+    status?.status &&
+    status.status >= 400 &&
+    status.status < 500 &&
+    (!formatted.extensions?.code || formatted.extensions.code === "INTERNAL_SERVER_ERROR")
+  )
+    return { ...formatted, extensions: { ...formatted.extensions, code: "BAD_REQUEST" } };
   const code = formatted.extensions?.code;
   if (code && code !== "INTERNAL_SERVER_ERROR") return formatted;
   logger.error("resolver error", { error: String((original as Error)?.stack ?? original ?? formatted.message) });
   return { message: "internal error", extensions: { code: "INTERNAL_SERVER_ERROR" } };
+}
+
+/** The deepest JSON body accepted: nothing legitimate comes close, and recursive walks stay bounded. */
+const MAX_BODY_DEPTH = 64;
+
+/**
+ * Refuses parsed JSON bodies nested deeper than MAX_BODY_DEPTH before anything walks them recursively
+ * (input coercion, key renaming). The walk itself is iterative.
+ */
+function bodyDepthLimit(req: Request, res: Response, next: NextFunction): void {
+  if (!nestedDeeperThan(req.body, MAX_BODY_DEPTH)) return next();
+  res.status(400).json(httpError("BAD_USER_INPUT", `the request body is nested deeper than ${MAX_BODY_DEPTH} levels`));
+}
+
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== "object") return false;
+  const pending: [object, number][] = [[value, 1]];
+  for (let item = pending.pop(); item; item = pending.pop()) {
+    const [node, depth] = item;
+    if (depth > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === "object") pending.push([child as object, depth + 1]);
+    }
+  }
+  return false;
 }

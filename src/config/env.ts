@@ -10,6 +10,9 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(12),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(250_000),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
   API_KEY_CACHE_SECONDS: z.coerce.number().min(0).default(5),
   SEED_ON_EMPTY: z.enum(["true", "false"]).optional(),
 });

@@ -6,12 +6,17 @@ import { createLoaders, type Loaders } from "./loaders";
 /** What every resolver gets. Built once per request: the loaders are that request's cache. */
 export interface Context {
   requestId: string;
+  /** The request's view of the database: it refuses new statements once `signal` has aborted. */
   db: Db;
   env: Env;
   viewer: Viewer;
   loaders: Loaders;
+  /** Aborts when the request's time budget is spent or its client went away (request-budget.ts). */
+  signal?: AbortSignal;
+  /** Root query fields already resolved in this request, by field, arguments and selection (schema.ts). */
+  rootResults?: Map<string, unknown>;
 }
 
-export function createContext(deps: { db: Db; env: Env }, viewer: Viewer, requestId: string): Context {
-  return { requestId, db: deps.db, env: deps.env, viewer, loaders: createLoaders(deps.db, viewer) };
+export function createContext(deps: { db: Db; env: Env }, viewer: Viewer, requestId: string, signal?: AbortSignal): Context {
+  return { requestId, db: deps.db, env: deps.env, viewer, loaders: createLoaders(deps.db, viewer), signal };
 }

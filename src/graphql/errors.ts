@@ -17,6 +17,8 @@ export type ErrorCode =
   | "CONFLICT"
   | "PAYLOAD_TOO_LARGE"
   | "RATE_LIMITED"
+  | "QUERY_TIMEOUT"
+  | "CLIENT_CLOSED_REQUEST"
   | "INTERNAL_SERVER_ERROR";
 
 export class AppError extends GraphQLError {

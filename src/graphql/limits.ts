@@ -1,8 +1,13 @@
 /**
- * Query depth and cost limits, as validation rules, so abusive queries fail before any resolver runs.
- * Cost counts object-typed fields, multiplied through lists: a list counts `limit` times (the limit
- * argument of the list field, or of the page field that holds it, e.g. districts(limit) { data }),
- * or 10 times for nested lists without a limit (trend, rows ...).
+ * The limits every GraphQL operation meets, on /graphql and on REST alike (docs/limits.md):
+ * - size: at most GRAPHQL_MAX_TOKENS lexical tokens (the parser stops there, so nothing below ever
+ *   sees a larger document);
+ * - depth, aliases, operation type and NUL characters: validation rules (they do not depend on variables);
+ * - cost: checked once the operation and its variable values are known (`checkOperationCost`), because a
+ *   `limit: $n` counts as much as a literal `limit: 200`.
+ *
+ * Every walk is linear in the document: a fragment's facts are computed once and reused for each of its
+ * spreads (a fragment spread twice per level, 25 levels deep, is still 25 fragments of work).
  */
 import {
   GraphQLError,
@@ -11,101 +16,228 @@ import {
   isCompositeType,
   isListType,
   Kind,
+  valueFromASTUntyped,
   type ASTVisitor,
+  type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLCompositeType,
   type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
   type SelectionSetNode,
   type ValidationContext,
-  type GraphQLCompositeType,
-  type GraphQLObjectType,
-  type ValueNode,
 } from "graphql";
 
+/** A list field without a `limit` (trend, rows ...) counts this many items. */
 const NESTED_LIST_FACTOR = 10;
 
+export interface GraphQLLimits {
+  maxDepth: number;
+  maxCost: number;
+  maxAliases: number;
+  maxTokens: number;
+}
+
+const limitError = (message: string) => new GraphQLError(message, { extensions: { code: "BAD_USER_INPUT", http: { status: 400 } } });
+
+function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  return fragments;
+}
+
+/**
+ * A per-fragment memo of a value computed over selection sets. A fragment being computed (a cycle, which
+ * NoFragmentCyclesRule reports anyway) counts as `cycleValue`.
+ */
+function fragmentMemo<T>(document: DocumentNode, cycleValue: T, compute: (fragment: FragmentDefinitionNode) => T) {
+  const fragments = fragmentsOf(document);
+  const memo = new Map<string, T>();
+  return (name: string): T => {
+    const known = memo.get(name);
+    if (known !== undefined) return known;
+    const fragment = fragments.get(name);
+    if (!fragment) return cycleValue;
+    memo.set(name, cycleValue);
+    const value = compute(fragment);
+    memo.set(name, value);
+    return value;
+  };
+}
+
+/** The deepest field selection of each operation (introspection fields count 0). */
 export function depthLimitRule(maxDepth: number) {
   return (context: ValidationContext): ASTVisitor => {
-    const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-    const depthOf = (set: SelectionSetNode | undefined, seen: Set<string>): number => {
+    const depthOf = (set: SelectionSetNode | undefined): number => {
       if (!set) return 0;
       let max = 0;
       for (const sel of set.selections) {
-        if (sel.kind === Kind.FIELD) max = Math.max(max, sel.name.value.startsWith("__") ? 0 : 1 + depthOf(sel.selectionSet, seen));
-        else if (sel.kind === Kind.INLINE_FRAGMENT) max = Math.max(max, depthOf(sel.selectionSet, seen));
-        else if (!seen.has(sel.name.value)) {
-          const next = new Set(seen).add(sel.name.value);
-          max = Math.max(max, depthOf(fragments.get(sel.name.value)?.selectionSet, next));
-        }
+        if (sel.kind === Kind.FIELD) max = Math.max(max, sel.name.value.startsWith("__") ? 0 : 1 + depthOf(sel.selectionSet));
+        else if (sel.kind === Kind.INLINE_FRAGMENT) max = Math.max(max, depthOf(sel.selectionSet));
+        else max = Math.max(max, fragmentDepth(sel.name.value));
       }
       return max;
     };
+    const fragmentDepth = fragmentMemo(context.getDocument(), 0, (fragment) => depthOf(fragment.selectionSet));
     return {
       OperationDefinition(node) {
-        const depth = depthOf(node.selectionSet, new Set());
-        if (depth > maxDepth)
-          context.reportError(
-            new GraphQLError(`query depth ${depth} exceeds the limit of ${maxDepth}`, { extensions: { code: "BAD_USER_INPUT" } }),
-          );
+        const depth = depthOf(node.selectionSet);
+        if (depth > maxDepth) context.reportError(limitError(`query depth ${depth} exceeds the limit of ${maxDepth}`));
       },
     };
   };
 }
 
-export function costLimitRule(maxCost: number) {
+/**
+ * Aliases of each operation, counted as executed: an alias inside a fragment counts once per spread.
+ * Aliases are how one request asks for the same expensive field many times.
+ */
+export function aliasLimitRule(maxAliases: number) {
   return (context: ValidationContext): ASTVisitor => {
-    const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-    const schema = context.getSchema();
-    const limitOf = (node: FieldNode, field: GraphQLField<unknown, unknown>, variables: Record<string, unknown>): number | undefined => {
-      const arg = node.arguments?.find((a) => a.name.value === "limit");
-      const value = arg ? literal(arg.value, variables) : field.args.find((a) => a.name === "limit")?.defaultValue;
-      return typeof value === "number" && value > 0 ? value : undefined;
-    };
-    const costOf = (type: GraphQLCompositeType, set: SelectionSetNode | undefined, seen: Set<string>, pageLimit?: number): number => {
+    const aliasesOf = (set: SelectionSetNode | undefined): number => {
       if (!set) return 0;
       let total = 0;
       for (const sel of set.selections) {
-        if (sel.kind === Kind.FIELD) {
-          if (!("getFields" in type)) continue;
-          const field = (type as GraphQLObjectType).getFields()[sel.name.value];
-          if (!field) continue;
-          const named = getNamedType(field.type);
-          if (!isCompositeType(named)) continue;
-          const list = isListType(getNullableType(field.type));
-          const limit = limitOf(sel, field, {});
-          const factor = list ? (limit ?? pageLimit ?? NESTED_LIST_FACTOR) : 1;
-          total += factor * (1 + costOf(named, sel.selectionSet, seen, list ? undefined : limit));
-        } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-          const cond = sel.typeCondition ? (schema.getType(sel.typeCondition.name.value) as GraphQLCompositeType) : type;
-          total += costOf(cond, sel.selectionSet, seen, pageLimit);
-        } else if (!seen.has(sel.name.value)) {
-          const frag = fragments.get(sel.name.value);
-          if (frag) {
-            const fragType = schema.getType(frag.typeCondition.name.value) as GraphQLCompositeType;
-            total += costOf(fragType, frag.selectionSet, new Set(seen).add(sel.name.value), pageLimit);
-          }
-        }
+        if (sel.kind === Kind.FIELD) total += (sel.alias ? 1 : 0) + aliasesOf(sel.selectionSet);
+        else if (sel.kind === Kind.INLINE_FRAGMENT) total += aliasesOf(sel.selectionSet);
+        else total += fragmentAliases(sel.name.value);
       }
       return total;
     };
+    const fragmentAliases = fragmentMemo(context.getDocument(), 0, (fragment) => aliasesOf(fragment.selectionSet));
     return {
       OperationDefinition(node) {
-        const root = node.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
-        if (!root) return;
-        const cost = costOf(root, node.selectionSet, new Set());
-        if (cost > maxCost)
-          context.reportError(
-            new GraphQLError(`query cost ${cost} exceeds the limit of ${maxCost}`, { extensions: { code: "BAD_USER_INPUT" } }),
-          );
+        const aliases = aliasesOf(node.selectionSet);
+        if (aliases > maxAliases)
+          context.reportError(limitError(`the operation uses ${aliases} aliases; at most ${maxAliases} are allowed`));
       },
     };
   };
 }
 
-function literal(node: ValueNode, variables: Record<string, unknown>): unknown {
-  if (node.kind === Kind.INT) return Number(node.value);
-  if (node.kind === Kind.VARIABLE) return variables[node.name.value];
-  return undefined;
+/** `subscription` (and any other root this schema lacks) is a client error, not an execution failure. */
+export function operationTypeRule(context: ValidationContext): ASTVisitor {
+  const schema = context.getSchema();
+  return {
+    OperationDefinition(node) {
+      const root =
+        node.operation === "query"
+          ? schema.getQueryType()
+          : node.operation === "mutation"
+            ? schema.getMutationType()
+            : schema.getSubscriptionType();
+      if (!root) context.reportError(limitError(`this API has no ${node.operation} operations`));
+    },
+  };
+}
+
+const NUL_MESSAGE = "text values may not contain the NUL character (U+0000)";
+
+/** U+0000 in a string literal: PostgreSQL text cannot hold it, so it is refused before any resolver runs. */
+export function noNulCharacterRule(context: ValidationContext): ASTVisitor {
+  return {
+    StringValue(node) {
+      if (node.value.includes("\u0000")) context.reportError(limitError(NUL_MESSAGE));
+    },
+  };
+}
+
+/** The variable-independent rules, in the order their errors are reported. */
+export function limitRules(limits: Pick<GraphQLLimits, "maxDepth" | "maxAliases">) {
+  return [operationTypeRule, depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases), noNulCharacterRule];
+}
+
+/** Throws a coded client error when a variable value holds U+0000 (walked without recursion). */
+export function checkVariableText(variables: Record<string, unknown> | undefined | null): void {
+  if (!variables) return;
+  const stack: unknown[] = [variables];
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) throw limitError(NUL_MESSAGE);
+    } else if (value && typeof value === "object") {
+      for (const item of Object.values(value)) stack.push(item);
+    }
+  }
+}
+
+/**
+ * Cost: object-typed fields, multiplied through lists. A list counts `limit` times (the limit argument of
+ * the list field, or of the page field that holds it, e.g. districts(limit) { data }), or 10 times for
+ * nested lists without a limit. `limit` is read from literals, variable values, variable defaults and
+ * the argument's default, in that order. Every root field costs at least 1.
+ *
+ * A selection set's cost is `fixed + perItem * L`, where L is the item count of the page it sits in
+ * (the enclosing page field's limit, else 10): fragments are costed once as such a pair.
+ */
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> = {},
+): number {
+  const defaults = new Map<string, unknown>();
+  for (const def of operation.variableDefinitions ?? [])
+    if (def.defaultValue) defaults.set(def.variable.name.value, valueFromASTUntyped(def.defaultValue));
+
+  const limitOf = (node: FieldNode, field: GraphQLField<unknown, unknown>): number | undefined => {
+    const arg = node.arguments?.find((a) => a.name.value === "limit");
+    let value: unknown;
+    if (arg?.value.kind === Kind.INT) value = Number(arg.value.value);
+    else if (arg?.value.kind === Kind.VARIABLE) {
+      const name = arg.value.name.value;
+      value = variables[name] ?? defaults.get(name);
+    }
+    if (typeof value !== "number") value = field.args.find((a) => a.name === "limit")?.defaultValue;
+    return typeof value === "number" && value > 0 ? value : undefined;
+  };
+
+  type Pair = [fixed: number, perItem: number];
+  const evaluate = ([fixed, perItem]: Pair, items: number | undefined) => fixed + perItem * (items ?? NESTED_LIST_FACTOR);
+  const costOf = (type: GraphQLCompositeType, set: SelectionSetNode | undefined): Pair => {
+    const total: Pair = [0, 0];
+    if (!set) return total;
+    for (const sel of set.selections) {
+      let part: Pair;
+      if (sel.kind === Kind.FIELD) {
+        const field = "getFields" in type ? (type as GraphQLObjectType).getFields()[sel.name.value] : undefined;
+        const named = field && getNamedType(field.type);
+        if (!field || !named || !isCompositeType(named)) continue;
+        const limit = limitOf(sel, field);
+        const inner = costOf(named, sel.selectionSet);
+        if (!isListType(getNullableType(field.type))) part = [1 + evaluate(inner, limit), 0];
+        else if (limit !== undefined) part = [limit * (1 + evaluate(inner, undefined)), 0];
+        else part = [0, 1 + evaluate(inner, undefined)];
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        part = costOf(sel.typeCondition ? (schema.getType(sel.typeCondition.name.value) as GraphQLCompositeType) : type, sel.selectionSet);
+      } else {
+        part = fragmentCost(sel.name.value);
+      }
+      total[0] += part[0];
+      total[1] += part[1];
+    }
+    return total;
+  };
+  const fragmentCost = fragmentMemo<Pair>(document, [0, 0], (fragment) =>
+    costOf(schema.getType(fragment.typeCondition.name.value) as GraphQLCompositeType, fragment.selectionSet),
+  );
+
+  const root = operation.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
+  if (!root) return 0;
+  const rootFields = operation.selectionSet.selections.filter((s) => s.kind === Kind.FIELD).length;
+  return Math.max(evaluate(costOf(root, operation.selectionSet), undefined), rootFields);
+}
+
+/** Throws a coded client error when the operation, with these variable values, costs more than `maxCost`. */
+export function checkOperationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> | undefined | null,
+  maxCost: number,
+): void {
+  const cost = operationCost(schema, document, operation, variables ?? {});
+  if (cost > maxCost) throw limitError(`query cost ${cost} exceeds the limit of ${maxCost}`);
 }

@@ -4,6 +4,7 @@
  */
 import { SqlParams } from "../../db/sql";
 import { BadRequestError } from "../../graphql/errors";
+import { isPaidPlan, type Viewer } from "../auth/viewer";
 import type { BidStatus, FundingSource, PainPointCategory, VendorCategory } from "./enums";
 
 export function checkPaging(limit: number, offset: number, maxLimit: number): void {
@@ -76,4 +77,17 @@ export function intelligenceClauses(f: IntelligenceFilter, p: SqlParams, entityC
   // A gated filter never leaks: locked entities cannot match it, whatever their data.
   if (clauses.length) clauses.push(unlocked);
   return clauses;
+}
+
+/** SQL true when organization `orgParam` follows the `entityType` record `alias`. */
+export const followedSql = (orgParam: string, entityType: "district" | "school", alias: string): string =>
+  `EXISTS (SELECT 1 FROM follows f WHERE f.organization_id = ${orgParam} AND f.entity_type = '${entityType}'
+             AND f.entity_id = ${alias}.id AND f.unfollowed_at IS NULL)`;
+
+/**
+ * History gating of the metric query (contract section 4): SQL true where the caller sees the record's
+ * whole history (it follows the record), or null when its plan opens history for every record.
+ */
+export function historyOpenSql(viewer: Viewer, entityType: "district" | "school", alias: string, p: SqlParams): string | null {
+  return isPaidPlan(viewer) ? null : followedSql(p.add(viewer.organizationId), entityType, alias);
 }

@@ -10,7 +10,16 @@ import type { Viewer } from "../auth/viewer";
 import { isPaidPlan } from "../auth/viewer";
 import { pagination, type Pagination } from "../common/common.type";
 import { isoTimestampSql, selectColumnsSql } from "../common/json-rows";
-import { checkPaging, checkRange, checkState, checkText, containsPattern, intelligenceClauses } from "../common/list-query";
+import {
+  checkPaging,
+  checkRange,
+  checkState,
+  checkText,
+  containsPattern,
+  followedSql,
+  historyOpenSql,
+  intelligenceClauses,
+} from "../common/list-query";
 import { compileMetricQuery, metricValuesFromRow, parseMetricQuery } from "../metrics/metric-query";
 import { District } from "./district.type";
 import type { DistrictFilter, DistrictOrderField } from "./district.inputs";
@@ -57,8 +66,7 @@ const DISTRICT_COLUMNS = selectColumnsSql(
 function selectDistricts(p: SqlParams, viewer: Viewer): string {
   const org = p.add(viewer.organizationId);
   return `SELECT ${DISTRICT_COLUMNS}, u.state AS __unlock_state, ${isoTimestampSql("u.unlocked_at")} AS __unlocked_at, u.credits_spent AS __credits_spent,
-    EXISTS (SELECT 1 FROM follows f WHERE f.organization_id = ${org} AND f.entity_type = 'district'
-             AND f.entity_id = d.id AND f.unfollowed_at IS NULL) AS __followed
+    ${followedSql(org, "district", "d")} AS __followed
   FROM districts d
   LEFT JOIN unlocks u ON u.organization_id = ${org} AND u.entity_type = 'district' AND u.entity_id = d.id`;
 }
@@ -151,7 +159,10 @@ export async function listDistricts(
   const p = new SqlParams();
   const select = selectDistricts(p, viewer);
   const where = whereClauses(args.filter ?? {}, p, viewer);
-  const metric = args.metricQuery != null ? compileMetricQuery("district", parseMetricQuery("district", args.metricQuery), p, "d") : null;
+  const metric =
+    args.metricQuery != null
+      ? compileMetricQuery("district", parseMetricQuery("district", args.metricQuery), p, "d", historyOpenSql(viewer, "district", "d", p))
+      : null;
   if (metric) where.push(...metric.where);
   const direction = args.orderAscending === false ? "DESC" : "ASC";
   const order = metric?.orderBy ?? `d.${ORDER_COLUMNS[args.orderBy ?? ("name" as DistrictOrderField)]} ${direction} NULLS LAST`;
@@ -181,7 +192,10 @@ export async function listDistricts(
     const countSql = `SELECT count(*)::int AS n FROM districts d
       LEFT JOIN unlocks u ON u.organization_id = ${c.add(viewer.organizationId)} AND u.entity_type = 'district' AND u.entity_id = d.id`;
     const cw = whereClauses(args.filter ?? {}, c, viewer);
-    const cm = args.metricQuery != null ? compileMetricQuery("district", parseMetricQuery("district", args.metricQuery), c, "d") : null;
+    const cm =
+      args.metricQuery != null
+        ? compileMetricQuery("district", parseMetricQuery("district", args.metricQuery), c, "d", historyOpenSql(viewer, "district", "d", c))
+        : null;
     if (cm) cw.push(...cm.where);
     total = (await db.query<{ n: number }>(`${countSql} ${cw.length ? `WHERE ${cw.join(" AND ")}` : ""}`, c.values))[0].n;
   }

@@ -233,9 +233,9 @@ function metricDef(entity: MetricEntity, metric: string): MetricDef {
 }
 
 /**
- * One record's value of `def` as a zero-or-one-row source `SELECT <col> AS v ...`: in the school year
- * `yearParam`, or (null) in the record's own latest year that has the metric, a backward scan of the
- * (entity, year) index that stops at the first non-null value.
+ * One record's value of `def` as a zero-or-one-row source `SELECT <col> AS v, <year> AS y ...`: in the
+ * school year `yearParam`, or (null) in the record's own latest year that has the metric, a backward scan
+ * of the (entity, year) index that stops at the first non-null value.
  */
 function valueRow(def: MetricDef, entityRef: string, yearParam: string | null): string {
   const [col, year] = [`m.${ident(def.column)}`, `m.${ident(def.yearColumn)}`];
@@ -248,25 +248,41 @@ function valueRow(def: MetricDef, entityRef: string, yearParam: string | null): 
   // recently loaded source that reports the metric wins.
   const order = [...(yearParam ? [] : [`${year} DESC`]), ...(def.source === "assessment" ? [`m."loaded_at" DESC`, `m."source_id"`] : [])];
   const pick = order.length ? ` ORDER BY ${order.join(", ")} LIMIT 1` : "";
-  return `SELECT ${col} AS v FROM ${ident(def.table)} m WHERE ${where.join(" AND ")}${pick}`;
+  return `SELECT ${col} AS v, ${year} AS y FROM ${ident(def.table)} m WHERE ${where.join(" AND ")}${pick}`;
 }
 
-/** A scalar SQL expression for the point of a metric of the record `alias`; NULL when it has no value. */
-function valueSql(entity: MetricEntity, ref: MetricRef, yearParam: (year: number) => string, alias: string): string {
+/**
+ * A scalar SQL expression for the point of a metric of the record `alias`; NULL when it has no value.
+ * `historyOpen` (a boolean SQL expression on the record, or null when history is open for every record)
+ * applies history gating (contract section 4): where it is false the record shows only its latest year
+ * of the metric, so another year reads as NULL unless it is that latest year, and a change reads as NULL.
+ */
+function valueSql(
+  entity: MetricEntity,
+  ref: MetricRef,
+  yearParam: (year: number) => string,
+  alias: string,
+  historyOpen: string | null,
+): string {
   const def = metricDef(entity, ref.metric);
   const entityRef = `${alias}."id"`;
   const point = ref.point;
   switch (point.at) {
     case "latest":
-      return `(${valueRow(def, entityRef, null)})`;
-    case "year":
-      return `(${valueRow(def, entityRef, yearParam(point.year))})`;
+      return `(SELECT l.v FROM (${valueRow(def, entityRef, null)}) l)`;
+    case "year": {
+      const exact = `(SELECT e.v FROM (${valueRow(def, entityRef, yearParam(point.year))}) e)`;
+      if (historyOpen === null) return exact;
+      const latestOnly = `(SELECT l.v FROM (${valueRow(def, entityRef, null)}) l WHERE l.y = ${yearParam(point.year)}::int)`;
+      return `(CASE WHEN ${historyOpen} THEN ${exact} ELSE ${latestOnly} END)`;
+    }
     case "change": {
       // Both endpoints as one-row sources: a missing endpoint yields no row, hence NULL.
       const to = valueRow(def, entityRef, yearParam(point.to));
       const from = valueRow(def, entityRef, yearParam(point.from));
       const delta = point.kind === "absolute" ? "t.v - f.v" : "(t.v::float8 - f.v) / NULLIF(f.v, 0)::float8 * 100";
-      return `(SELECT ${delta} FROM (${to}) t CROSS JOIN (${from}) f)`;
+      const change = `(SELECT ${delta} FROM (${to}) t CROSS JOIN (${from}) f)`;
+      return historyOpen === null ? change : `(CASE WHEN ${historyOpen} THEN ${change} END)`;
     }
   }
 }
@@ -289,9 +305,16 @@ function filterSql(value: string, filter: MetricFilter, params: SqlParams): stri
 /**
  * Compiles a parsed metric query into SQL fragments for `SELECT ... FROM <entity table> <alias> WHERE ...
  * ORDER BY ...`. The expressions are correlated scalar subqueries on `<alias>."id"` that hit the unique
- * (entity_id, school_year_start) indexes; their parameters are appended to `params`.
+ * (entity_id, school_year_start) indexes; their parameters are appended to `params`. `historyOpen`: see
+ * valueSql; selects, filters and sorts all read the gated values, so no filter can reveal a hidden year.
  */
-export function compileMetricQuery(entity: MetricEntity, query: MetricQuery, params: SqlParams, alias: string): CompiledMetricQuery {
+export function compileMetricQuery(
+  entity: MetricEntity,
+  query: MetricQuery,
+  params: SqlParams,
+  alias: string,
+  historyOpen: string | null = null,
+): CompiledMetricQuery {
   if (!IDENTIFIER.test(alias)) throw new Error(`compileMetricQuery: alias ${JSON.stringify(alias)} is not a simple identifier`);
   // One placeholder per distinct year: the sort then repeats a select's SQL text exactly, and PostgreSQL
   // matches an ORDER BY expression equal to a select-list expression to that column instead of recomputing it.
@@ -300,7 +323,7 @@ export function compileMetricQuery(entity: MetricEntity, query: MetricQuery, par
     if (!yearParams.has(year)) yearParams.set(year, params.add(year));
     return yearParams.get(year) as string;
   };
-  const value = (ref: MetricRef) => valueSql(entity, ref, yearParam, alias);
+  const value = (ref: MetricRef) => valueSql(entity, ref, yearParam, alias, historyOpen);
   const selects = query.select.map((select, i) => ({ as: select.as, sql: value(select), column: `__metric_${i}` }));
   const where = query.filters.map((filter) => filterSql(value(filter), filter, params));
   const orderBy = query.sort ? `${value(query.sort)} ${query.sort.direction === "asc" ? "ASC" : "DESC"} NULLS LAST` : null;

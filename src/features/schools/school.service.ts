@@ -8,7 +8,16 @@ import { NotFoundError } from "../../graphql/errors";
 import type { Viewer } from "../auth/viewer";
 import { isPaidPlan } from "../auth/viewer";
 import { pagination, type Pagination } from "../common/common.type";
-import { checkPaging, checkRange, checkState, checkText, containsPattern, intelligenceClauses } from "../common/list-query";
+import {
+  checkPaging,
+  checkRange,
+  checkState,
+  checkText,
+  containsPattern,
+  followedSql,
+  historyOpenSql,
+  intelligenceClauses,
+} from "../common/list-query";
 import { compileMetricQuery, metricValuesFromRow, parseMetricQuery } from "../metrics/metric-query";
 import type { SchoolFilter, SchoolOrderField } from "./school.inputs";
 import { School } from "./school.type";
@@ -45,8 +54,7 @@ export interface SchoolPage {
 /** The caller's unlock and follow state of school `s`, as extra columns (joined as `u`). */
 export function accessColumns(org: string): string {
   return `u.state AS __unlock_state, u.unlocked_at AS __unlocked_at, u.credits_spent AS __credits_spent,
-    EXISTS (SELECT 1 FROM follows f WHERE f.organization_id = ${org} AND f.entity_type = 'school'
-             AND f.entity_id = s.id AND f.unfollowed_at IS NULL) AS __followed`;
+    ${followedSql(org, "school", "s")} AS __followed`;
 }
 
 export function unlockJoin(org: string): string {
@@ -131,7 +139,10 @@ export async function listSchools(db: Db, viewer: Viewer, args: SchoolListArgs):
   const p = new SqlParams();
   const org = p.add(viewer.organizationId);
   const where = whereClauses(args.filter ?? {}, p, viewer);
-  const metric = args.metricQuery != null ? compileMetricQuery("school", parseMetricQuery("school", args.metricQuery), p, "s") : null;
+  const metric =
+    args.metricQuery != null
+      ? compileMetricQuery("school", parseMetricQuery("school", args.metricQuery), p, "s", historyOpenSql(viewer, "school", "s", p))
+      : null;
   if (metric) where.push(...metric.where);
   const order = metric?.orderBy ? `${metric.orderBy}, s.id ASC` : schoolOrder(args.orderBy, args.orderAscending);
   const metricSelect = metric?.selects.map((s) => `, ${s.sql} AS ${s.column}`).join("") ?? "";
@@ -148,7 +159,10 @@ export async function listSchools(db: Db, viewer: Viewer, args: SchoolListArgs):
     const c = new SqlParams();
     const corg = c.add(viewer.organizationId);
     const cw = whereClauses(args.filter ?? {}, c, viewer);
-    const cm = args.metricQuery != null ? compileMetricQuery("school", parseMetricQuery("school", args.metricQuery), c, "s") : null;
+    const cm =
+      args.metricQuery != null
+        ? compileMetricQuery("school", parseMetricQuery("school", args.metricQuery), c, "s", historyOpenSql(viewer, "school", "s", c))
+        : null;
     if (cm) cw.push(...cm.where);
     const countSql = `SELECT count(*)::int AS n FROM schools s ${unlockJoin(corg)} ${cw.length ? `WHERE ${cw.join(" AND ")}` : ""}`;
     total = (await db.query<{ n: number }>(countSql, c.values))[0].n;
