@@ -1,0 +1,77 @@
+/**
+ * A request's budget over a real HTTP connection and a real database: a client that goes away stops
+ * the request's statements; a spent budget refuses them with a coded client error.
+ */
+import http from "node:http";
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import { ClientGoneError, RequestTimeoutError, startRequestBudget, type RequestBudget } from "../../src/graphql/request-budget";
+import { createTestDb, type TestDb } from "../support/db";
+
+describe("request budget", () => {
+  let db: TestDb;
+  let server: http.Server;
+  let budgets: RequestBudget[];
+  let budgetMs: number;
+
+  beforeAll(async () => {
+    db = await createTestDb({ migrate: false });
+    server = http.createServer((req, res) => {
+      budgets.push(startRequestBudget(db, budgetMs, req, res));
+      if (req.url === "/answer") res.end("ok");
+      // Any other path never answers: the request stays open until the client leaves.
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+  });
+  beforeEach(() => {
+    budgets = [];
+    budgetMs = 60_000;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await db.close();
+  });
+
+  const port = () => (server.address() as AddressInfo).port;
+
+  it("aborts when the client disconnects, and the request's statements are refused from then on", async () => {
+    const req = http.request({ port: port(), path: "/slow", method: "GET" });
+    req.on("error", () => undefined);
+    req.end();
+    while (budgets.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const [budget] = budgets;
+    expect(await budget.db.query<{ n: number }>("SELECT 1 AS n")).toEqual([{ n: 1 }]);
+    req.destroy();
+    await once(budget.signal, "abort");
+    expect(budget.signal.reason).toBeInstanceOf(ClientGoneError);
+    const before = db.stats.statements;
+    await expect(budget.db.query("SELECT 1")).rejects.toThrow("the client closed the connection");
+    await expect(budget.db.transaction((q) => q.query("SELECT 1"))).rejects.toBeInstanceOf(ClientGoneError);
+    expect(db.stats.statements).toBe(before);
+  });
+
+  it("leaves a request that was answered alone", async () => {
+    const res = await fetch(`http://127.0.0.1:${port()}/answer`);
+    expect(await res.text()).toBe("ok");
+    const [budget] = budgets;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(budget.signal.aborted).toBe(false);
+  });
+
+  it("refuses statements once the deadline passed, even when no timer ran", async () => {
+    budgetMs = 30;
+    const req = http.request({ port: port(), path: "/slow", method: "GET" });
+    req.on("error", () => undefined);
+    req.end();
+    while (budgets.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const [budget] = budgets;
+    // Block the event loop past the deadline: the timer cannot fire, the clock check still holds.
+    const until = Date.now() + 50;
+    while (Date.now() < until);
+    await expect(budget.db.query("SELECT 1")).rejects.toBeInstanceOf(RequestTimeoutError);
+    expect(budget.signal.reason).toBeInstanceOf(RequestTimeoutError);
+    req.destroy();
+  });
+});
