@@ -1,6 +1,26 @@
 import http from "node:http";
 
+const MAX_HEADER_BYTES = 64 * 1024;
+
 /** 64 KiB of request line and headers: a 16,000-character metric_query fits in a GET. */
 export function createHttpServer(app: http.RequestListener): http.Server {
-  return http.createServer({ maxHeaderSize: 64 * 1024 }, app);
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+  // Requests Node's parser refuses never reach Express: answer them with the generic error body too.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (error.code === "ECONNRESET" && !socket.bytesWritten)) return socket.destroy();
+    const [status, code, message] =
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? [
+            431,
+            "request_header_fields_too_large",
+            "the request line and headers exceed 64 KiB; send long parameters in the POST twin's body",
+          ]
+        : [400, "bad_request", "malformed HTTP request"];
+    const body = JSON.stringify({ error: code, message, statusCode: status });
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
 }

@@ -188,3 +188,21 @@ describe("request time budget", () => {
     });
   });
 });
+
+describe("request line and headers", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it("answers a request line over 64 KiB with 431 and the generic body", async () => {
+    const res = await t.get(`/api/v1/districts?search=${"a".repeat(70 * 1024)}`);
+    expect(res.status).toBe(431);
+    expect(res.body).toEqual({
+      error: "request_header_fields_too_large",
+      message: "the request line and headers exceed 64 KiB; send long parameters in the POST twin's body",
+      statusCode: 431,
+    });
+  });
+});
