@@ -12,6 +12,7 @@ import { openDatabase } from "./db/open";
 import { migrate } from "./db/migrate";
 import { createHttpServer } from "./http-server";
 import { logger } from "./logger";
+import { StartupError } from "./startup-error";
 
 export interface Started {
   server: http.Server;
@@ -24,13 +25,27 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
   const env = options.env ?? loadEnv();
   const t0 = Date.now();
   const db = await openDatabase(env);
-  const migrated = await migrate(db);
-  if (migrated.applied.length) logger.info("migrations applied", { applied: migrated.applied });
-  await seedEmptyEmbedded(db, env);
+  let server: http.Server;
+  let stopApp: () => Promise<void>;
+  try {
+    const migrated = await migrate(db);
+    if (migrated.applied.length) logger.info("migrations applied", { applied: migrated.applied });
+    await seedEmptyEmbedded(db, env);
 
-  const { app, stop: stopApp } = await createApp({ db, env });
-  const server = createHttpServer(app);
-  await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
+    const created = await createApp({ db, env });
+    stopApp = created.stop;
+    server = createHttpServer(created.app);
+    try {
+      await listen(server, env.PORT, env.HOST);
+    } catch (error) {
+      await stopApp().catch(() => undefined);
+      throw error;
+    }
+  } catch (error) {
+    // Close the database (and so release DATA_DIR's lock) before the process reports and exits.
+    await db.close().catch(() => undefined);
+    throw error;
+  }
   const port = (server.address() as { port: number }).port;
   logger.info("listening", { port, database: db.kind, role: options.role, startup_ms: Date.now() - t0 });
 
@@ -42,6 +57,32 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
       await db.close();
     })());
   return { server, db, port, stop };
+}
+
+/** Binds the port; a port in use (or not permitted) rejects with one clear line, not an uncaught error. */
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.removeListener("listening", onListening);
+      const where = `port ${port} on ${host}`;
+      const [code, message] =
+        error.code === "EADDRINUSE"
+          ? ["port_in_use", `${where} is already in use (EADDRINUSE); stop the other process or set PORT`]
+          : error.code === "EACCES"
+            ? ["port_not_permitted", `${where} is not permitted (EACCES); choose a port above 1023 or set PORT`]
+            : error.code === "EADDRNOTAVAIL"
+              ? ["address_not_available", `${where}: no such address on this machine (EADDRNOTAVAIL); set HOST`]
+              : ["listen_failed", `cannot listen on ${where}: ${error.message}`];
+      reject(new StartupError(code, message));
+    };
+    const onListening = () => {
+      server.removeListener("error", onError);
+      resolve();
+    };
+    server.once("error", onError);
+    server.once("listening", onListening);
+    server.listen(port, host);
+  });
 }
 
 /** First start of the embedded database: load the demo dataset and keep its keys in DATA_DIR. */

@@ -9,6 +9,7 @@ import { createApiKey, revokeApiKeys } from "../features/auth/api-key.service";
 import { createOrganization, createProject, grantCredits } from "../features/organizations/organization.service";
 import { AppError } from "../graphql/errors";
 import { openDatabase } from "../db/open";
+import { StartupError } from "../startup-error";
 import { flag, parseArgs, UsageError, type ParsedArgs } from "./args";
 
 const USAGE = `usage: edmarket <command>
@@ -102,7 +103,14 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
-  const code = error instanceof UsageError ? "usage" : error instanceof AppError ? error.code.toLowerCase() : "error";
+  const code =
+    error instanceof UsageError
+      ? "usage"
+      : error instanceof AppError
+        ? error.code.toLowerCase()
+        : error instanceof StartupError
+          ? error.code
+          : "error";
   process.stderr.write(`${JSON.stringify({ error: code, message })}\n`);
   process.exit(error instanceof UsageError ? 2 : 1);
 });

@@ -8,6 +8,7 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool, PoolClient } from "pg";
 import { logger } from "../logger";
+import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 import { PrismaClient } from "./generated/client";
 
 export type DbKind = "embedded" | "postgres";
@@ -57,16 +58,33 @@ async function createEmbeddedDb(dataDir: string): Promise<Db> {
   const { pg_trgm } = require("@electric-sql/pglite/contrib/pg_trgm") as { pg_trgm: import("@electric-sql/pglite").Extension };
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
   const location = dataDir.startsWith("memory://") ? dataDir : path.resolve(dataDir, "pglite");
-  if (!location.startsWith("memory://")) fs.mkdirSync(path.dirname(location), { recursive: true });
-  // Dynamic import resolves PGlite's ESM typings, the type import above its CJS ones: same class.
-  const pglite = (await PGlite.create({
-    dataDir: location,
-    extensions: { vector, pg_trgm },
-    parsers: { 20: Number, 1700: Number, 1082: (v: string) => v },
-  })) as unknown as PGlite;
+  // A second process on the same directory would corrupt it: hold DATA_DIR for as long as this is open.
+  let lock: DataDirLock | undefined;
+  if (!location.startsWith("memory://")) {
+    fs.mkdirSync(path.dirname(location), { recursive: true });
+    lock = await acquireDataDirLock(path.dirname(location));
+  }
+  let pglite: PGlite;
+  try {
+    // Dynamic import resolves PGlite's ESM typings, the type import above its CJS ones: same class.
+    pglite = (await PGlite.create({
+      dataDir: location,
+      extensions: { vector, pg_trgm },
+      parsers: { 20: Number, 1700: Number, 1082: (v: string) => v },
+    })) as unknown as PGlite;
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const stats = { statements: 0 };
   countPgliteStatements(pglite, stats);
-  await pglite.exec("CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_trgm;");
+  try {
+    await pglite.exec("CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_trgm;");
+  } catch (error) {
+    await pglite.close().catch(() => undefined);
+    lock?.release();
+    throw error;
+  }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite as never) });
 
   const queryable = (target: Pick<PGlite, "query" | "exec">): Queryable => ({
@@ -88,8 +106,12 @@ async function createEmbeddedDb(dataDir: string): Promise<Db> {
     stats,
     driver: { kind: "embedded", pglite },
     async close() {
-      await prisma.$disconnect();
-      await pglite.close();
+      try {
+        await prisma.$disconnect();
+        await pglite.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }
