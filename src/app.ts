@@ -56,6 +56,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     parseOptions: { maxTokens: env.GRAPHQL_MAX_TOKENS },
     validationRules: limitRules({ maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES }),
     includeStacktraceInErrorResponses: false,
+    // serve() drains requests and closes the database on SIGTERM/SIGINT; Apollo's own handler would
+    // re-send the signal and end the process before the database is closed.
+    stopOnTerminationSignals: false,
     plugins: [ApolloServerPluginLandingPageDisabled(), operationAdmission(schema, env.GRAPHQL_MAX_COST)],
     formatError: (formatted, error) => maskError(formatted, error),
     logger: { debug() {}, info() {}, warn: (m) => logger.warn(String(m)), error: (m) => logger.error(String(m)) },

@@ -7,7 +7,7 @@ export function createHttpServer(app: http.RequestListener): http.Server {
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
   // Requests Node's parser refuses never reach Express: answer them with the generic error body too.
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || (error.code === "ECONNRESET" && !socket.bytesWritten)) return socket.destroy();
+    if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
     const [status, code, message] =
       error.code === "HPE_HEADER_OVERFLOW"
         ? [

@@ -24,7 +24,7 @@ export interface Started {
 export async function serve(options: { role: "api" | "worker" | "all"; env?: Env }): Promise<Started> {
   const env = options.env ?? loadEnv();
   const t0 = Date.now();
-  const db = await openDatabase(env);
+  const db = await openDatabase(env, { serving: true });
   let server: http.Server;
   let stopApp: () => Promise<void>;
   try {

@@ -43,11 +43,13 @@ export interface DbOptions {
   dataDir?: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /** PostgreSQL only: `statement_timeout` of every pooled connection (the API's request budget). */
+  statementTimeoutMs?: number;
 }
 
 export async function createDb(options: DbOptions): Promise<Db> {
   return options.databaseUrl
-    ? createPostgresDb(options.databaseUrl, options.poolSize ?? 10)
+    ? createPostgresDb(options.databaseUrl, options.poolSize ?? 10, options.statementTimeoutMs)
     : createEmbeddedDb(options.dataDir ?? "memory://");
 }
 
@@ -116,7 +118,7 @@ async function createEmbeddedDb(dataDir: string): Promise<Db> {
   };
 }
 
-async function createPostgresDb(url: string, poolSize: number): Promise<Db> {
+async function createPostgresDb(url: string, poolSize: number, statementTimeoutMs?: number): Promise<Db> {
   const pg = await import("pg");
   const { PrismaPg } = await import("@prisma/adapter-pg");
   // Counts, numerics and bigints come back as JS numbers: the API serves them as JSON numbers.
@@ -124,7 +126,11 @@ async function createPostgresDb(url: string, poolSize: number): Promise<Db> {
   pg.types.setTypeParser(1700, (v) => Number(v));
   // Calendar dates stay strings: a Date would shift by the process time zone.
   pg.types.setTypeParser(1082, (v) => v);
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
+  });
   const stats = { statements: 0 };
   pool.on("connect", (client) => countPgStatements(client, stats));
   // An idle connection the server closes (restart, failover, pg_terminate_backend) must not crash the

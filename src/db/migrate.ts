@@ -50,6 +50,8 @@ export interface MigrateResult {
 export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<MigrateResult> {
   const migrations = readMigrations(dir);
   return db.transaction(async (tx) => {
+    // Migrations are not requests: no statement timeout of the API's pool applies to them.
+    if (db.kind === "postgres") await tx.query("SET LOCAL statement_timeout = 0");
     // Transaction-scoped lock: released on commit, so a crashed process never leaves it held.
     await tx.query(`SELECT pg_advisory_xact_lock(${PRISMA_ADVISORY_LOCK})`);
     await tx.exec(LEDGER_DDL);

@@ -5,7 +5,8 @@
 import http from "node:http";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
-import { ClientGoneError, RequestTimeoutError, startRequestBudget, type RequestBudget } from "../../src/graphql/request-budget";
+import { createDb } from "../../src/db/client";
+import { boundedDb, ClientGoneError, RequestTimeoutError, startRequestBudget, type RequestBudget } from "../../src/graphql/request-budget";
 import { createTestDb, type TestDb } from "../support/db";
 
 describe("request budget", () => {
@@ -73,5 +74,19 @@ describe("request budget", () => {
     await expect(budget.db.query("SELECT 1")).rejects.toBeInstanceOf(RequestTimeoutError);
     expect(budget.signal.reason).toBeInstanceOf(RequestTimeoutError);
     req.destroy();
+  });
+
+  // PostgreSQL ends a running statement at the budget (the embedded database cannot: docs/limits.md).
+  (process.env.DATABASE_URL ? it : it.skip)("cancels a PostgreSQL statement that runs past the budget", async () => {
+    const serving = await createDb({ databaseUrl: db.url, poolSize: 1, statementTimeoutMs: 200 });
+    try {
+      const bounded = boundedDb(serving, new AbortController().signal, 200);
+      await expect(bounded.query("SELECT pg_sleep(5)")).rejects.toBeInstanceOf(RequestTimeoutError);
+      // The same pool outside a request budget view: the server's own cancellation, unchanged.
+      await expect(serving.query("SELECT pg_sleep(5)")).rejects.toMatchObject({ code: "57014" });
+      expect(await bounded.query<{ n: number }>("SELECT 1 AS n")).toEqual([{ n: 1 }]);
+    } finally {
+      await serving.close();
+    }
   });
 });
