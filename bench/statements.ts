@@ -5,6 +5,7 @@
  */
 import "reflect-metadata";
 import supertest from "supertest";
+import { restAdapter } from "../rest-adapter";
 import { createApp } from "../src/app";
 import { loadEnv } from "../src/config/env";
 import { createDb } from "../src/db/client";
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
   await seedDemoLayer(db, { projectIds: Object.values(orgs.organizations) });
   const results: Record<string, Record<string, number>> = {};
   for (const cache of ["5", "0"]) {
-    const { app, stop } = await createApp({ db, env: loadEnv({ LOG_LEVEL: "silent", API_KEY_CACHE_SECONDS: cache }) });
+    const { app, stop } = await createApp({ db, env: loadEnv({ LOG_LEVEL: "silent", API_KEY_CACHE_SECONDS: cache }), rest: restAdapter });
     const http = supertest(app);
     for (const path of [
       "/api/v1/districts",

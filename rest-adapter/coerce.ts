@@ -18,7 +18,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from "graphql";
-import { camel, snake } from "./naming";
+import { camel, snake } from "../src/graphql/naming";
 
 export class ParameterError extends Error {}
 

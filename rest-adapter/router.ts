@@ -1,33 +1,25 @@
 /**
  * Turns the declarative table (routes.ts) into an Express router. Every request runs its GraphQL
- * operation (snake_case-aliased once, here) with the same schema, context, loaders, validation rules
- * and error model as /graphql.
+ * operation on the shared execution engine (compiled once when the router is built, response keys in
+ * snake_case) with the same schema, context, loaders, limits and error model as /graphql.
  */
 import { Router, type Request, type Response } from "express";
-import { getOperationAST, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
+import { getOperationAST, type GraphQLFormattedError } from "graphql";
+import { fromGraphQLError, httpError } from "../src/graphql/errors";
+import type { RestAdapterHost } from "../src/graphql/execution";
+import { camel, snake } from "../src/graphql/naming";
 import { coerceParameters, coerceString, operationVariables, ParameterError } from "./coerce";
-import { fromGraphQLError, httpError } from "./errors";
-import { camel, snake } from "./naming";
+import { executeRoute } from "./executor";
 import type { RouteSpec } from "./route";
-import { withSnakeAliases } from "./aliases";
 
-export interface GraphQLExecutor {
-  schema: GraphQLSchema;
-  execute(
-    document: DocumentNode,
-    variables: Record<string, unknown>,
-    req: Request,
-    res: Response,
-  ): Promise<{ data?: Record<string, unknown> | null; errors?: readonly GraphQLFormattedError[] }>;
-}
-
-export function createRestRouter(routes: RouteSpec[], executor: GraphQLExecutor): Router {
+export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Router {
   const router = Router();
   for (const spec of routes) {
     const operation = getOperationAST(spec.document);
     if (!operation) throw new Error(`${spec.method} ${spec.path}: document has no single operation`);
-    const variables = operationVariables(executor.schema, operation);
-    const document = withSnakeAliases(spec.document);
+    const variables = operationVariables(host.engine.schema, operation);
+    const document = spec.document;
+    host.engine.prepareRest(document);
     const pathParams = [...spec.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
     const reserved = new Set(pathParams.map(camel));
     for (const name of reserved) if (!variables.has(name)) throw new Error(`${spec.method} ${spec.path}: operation lacks $${name}`);
@@ -49,7 +41,7 @@ export function createRestRouter(routes: RouteSpec[], executor: GraphQLExecutor)
         if (error instanceof ParameterError) return send(res, httpError("BAD_USER_INPUT", error.message));
         throw error;
       }
-      const result = await executor.execute(document, vars, req, res);
+      const result = await executeRoute(host, document, vars, req, res);
       if (result.errors?.length) return send(res, fromGraphQLError(restNames(result.errors[0])));
       let value: unknown = result.data;
       for (const key of spec.select) value = (value as Record<string, unknown> | null)?.[key] ?? null;

@@ -1,37 +1,23 @@
 /**
- * The HTTP application: request ids, body limits, health, authentication, GraphQL at /graphql and the
- * REST adapter at /api/v1 (which runs GraphQL operations through the same Apollo server).
+ * The HTTP application: request ids, body limits, health, authentication, GraphQL at /graphql (Apollo
+ * Server) and, when the composition root passes one, the REST adapter at /api/v1. Both run operations
+ * through the one execution engine (graphql/execution.ts): same compiled path, limits and error model.
  */
 import crypto from "node:crypto";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
+import type { GatewayInterface } from "@apollo/server-gateway-interface";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { type NextFunction, type Request, type Response } from "express";
-import {
-  getOperationAST,
-  isEnumType,
-  specifiedRules,
-  validate,
-  type DocumentNode,
-  type GraphQLError,
-  type GraphQLFormattedError,
-  type GraphQLSchema,
-  type ValidationRule,
-} from "graphql";
-import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
-import { httpError } from "../rest-adapter/errors";
-import { createRestRouter, type GraphQLExecutor } from "../rest-adapter/router";
-import { routes } from "../rest-adapter/routes";
 import type { Env } from "./config/env";
 import type { Db } from "./db/client";
 import { pendingMigrations } from "./db/migrate";
 import { ApiKeyAuthenticator } from "./features/auth/api-key.service";
 import type { Viewer } from "./features/auth/viewer";
 import { createContext, type Context } from "./graphql/context";
-import { restDocument, restSchema, serializeTimestamp, serializeUuid } from "./graphql/fields";
-import { DateTimeScalar, UUIDScalar } from "./graphql/scalars";
-import { AppError } from "./graphql/errors";
-import { checkOperationCost, checkVariableText, limitRules } from "./graphql/limits";
+import { AppError, httpError, maskError } from "./graphql/errors";
+import { ExecutionEngine, type RestAdapterFactory } from "./graphql/execution";
+import { limitRules } from "./graphql/limits";
 import { startRequestBudget } from "./graphql/request-budget";
 import { getSchema } from "./graphql/schema";
 import { logger } from "./logger";
@@ -39,27 +25,31 @@ import { logger } from "./logger";
 export interface AppDeps {
   db: Db;
   env: Env;
+  rest?: RestAdapterFactory;
 }
 
 export interface App {
   app: express.Express;
   apollo: ApolloServer<Context>;
+  engine: ExecutionEngine;
   stop(): Promise<void>;
 }
 
 export async function createApp(deps: AppDeps): Promise<App> {
   const { db, env } = deps;
   const schema = getSchema();
+  const rules = limitRules({ maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES });
+  const engine = new ExecutionEngine(schema, { maxCost: env.GRAPHQL_MAX_COST, cacheSize: env.GRAPHQL_COMPILED_CACHE_SIZE });
   const apollo = new ApolloServer<Context>({
-    schema,
+    gateway: compiledExecution(engine),
     // The parser stops at this many tokens: every later walk (validation, cost) is bounded by it.
     parseOptions: { maxTokens: env.GRAPHQL_MAX_TOKENS },
-    validationRules: limitRules({ maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES }),
+    validationRules: rules,
     includeStacktraceInErrorResponses: false,
     // serve() drains requests and closes the database on SIGTERM/SIGINT; Apollo's own handler would
     // re-send the signal and end the process before the database is closed.
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginLandingPageDisabled(), operationAdmission(schema, env.GRAPHQL_MAX_COST)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), operationAdmission(engine)],
     formatError: (formatted, error) => maskError(formatted, error),
     logger: { debug() {}, info() {}, warn: (m) => logger.warn(String(m)), error: (m) => logger.error(String(m)) },
   });
@@ -98,12 +88,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   };
 
   app.use("/graphql", authenticate, json, expressMiddleware(apollo, { context: async ({ req, res }) => contextFor(req, res) }));
-
-  // REST operations are ours (their snake_case aliases are the naming rule, not a client's repeats), so
-  // the alias bound is for client documents; the cost bound applies to both, with the request's variables.
-  const restRules = limitRules({ maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: Number.POSITIVE_INFINITY });
-  const executor = createJitExecutor(schema, restRules, env.GRAPHQL_MAX_COST, contextFor);
-  app.use("/api/v1", authenticate, json, createRestRouter(routes, executor));
+  if (deps.rest) app.use("/api/v1", authenticate, json, deps.rest({ engine, contextFor }));
 
   app.use((req, res) => {
     res.status(404).json(httpError("NOT_FOUND", `no route for ${req.method} ${req.path}`));
@@ -113,9 +98,37 @@ export async function createApp(deps: AppDeps): Promise<App> {
   return {
     app,
     apollo,
+    engine,
     async stop() {
       await apollo.stop();
     },
+  };
+}
+
+/**
+ * Apollo's gateway interface is its documented seam for a custom executor: the schema is ours, and
+ * execution goes to the compiled engine instead of graphql-js.
+ */
+function compiledExecution(engine: ExecutionEngine): GatewayInterface {
+  return {
+    async load() {
+      return {
+        executor: (request) =>
+          engine.executeGraphQL({
+            queryHash: request.queryHash,
+            source: request.source,
+            document: request.document,
+            operationName: request.operationName,
+            context: request.context as Context,
+            variables: request.request.variables,
+          }),
+      };
+    },
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: engine.schema, coreSupergraphSdl: "" });
+      return () => undefined;
+    },
+    async stop() {},
   };
 }
 
@@ -159,103 +172,19 @@ function errorHandler(error: unknown, req: Request, res: Response, _next: NextFu
 }
 
 /**
- * REST runs a fixed set of operations, so each is validated (same rules as /graphql) and compiled with
- * graphql-jit once, then executed with the same resolvers, context factory and error masking as
- * Apollo's /graphql. Compiling removes graphql-js's per-field interpretation from the hot list paths;
- * compiling against restSchema (fields named by their REST names) turns every plain column into an
- * inline property read instead of a resolver call.
- */
-function createJitExecutor(
-  schema: GraphQLSchema,
-  rules: ValidationRule[],
-  maxCost: number,
-  contextFor: (req: Request, res: Response) => Context,
-): GraphQLExecutor {
-  const compiled = new WeakMap<DocumentNode, CompiledQuery>();
-  const rest = restSchema(schema);
-  // Built-in scalars and enums are written as resolvers return them: graphql-jit otherwise calls a
-  // serializer and allocates error-path arrays for every leaf (most of a list page's garbage). Rows
-  // already hold values of the declared types (pg parses numbers and booleans); enums qualify only
-  // while every value is its own name, so passing the value through writes the same JSON.
-  const disableLeafSerialization = Object.values(schema.getTypeMap()).every(
-    (type) => !isEnumType(type) || type.getValues().every((value) => value.value === value.name),
-  );
-  const compile = (document: DocumentNode): CompiledQuery => {
-    const errors = validate(schema, document, [...specifiedRules, ...rules]);
-    if (errors.length) throw new Error(`REST operation is invalid: ${errors.map((e) => e.message).join("; ")}`);
-    const query = compileQuery(rest, restDocument(document), undefined, {
-      disableLeafSerialization,
-      customSerializers: { [DateTimeScalar.name]: serializeTimestamp, [UUIDScalar.name]: serializeUuid },
-    });
-    if (!isCompiledQuery(query)) throw new Error(`REST operation does not compile: ${JSON.stringify(query.errors)}`);
-    compiled.set(document, query);
-    return query;
-  };
-  return {
-    schema,
-    async execute(document, variables, req, res) {
-      const query = compiled.get(document) ?? compile(document);
-      try {
-        checkOperationCost(schema, document, getOperationAST(document)!, variables, maxCost);
-        checkVariableText(variables);
-      } catch (error) {
-        const formatted = (error as GraphQLError).toJSON();
-        return { data: null, errors: [formatted] };
-      }
-      const result = await query.query(undefined, contextFor(req, res), variables);
-      // Errors without data were raised before execution (variable values the types reject): the
-      // caller's input, as graphql-js and Apollo classify them.
-      // A null `data` is a failed non-null root field (a resolver's error): that one is masked as usual.
-      const requestError = result.data === undefined ? "BAD_USER_INPUT" : undefined;
-      return {
-        data: result.data as Record<string, unknown> | null | undefined,
-        errors: result.errors?.map((error) => {
-          const formatted = error.toJSON();
-          if (requestError && !formatted.extensions?.code)
-            return { ...formatted, extensions: { ...formatted.extensions, code: requestError } };
-          return maskError(formatted, error);
-        }),
-      };
-    },
-  };
-}
-
-/**
  * Checks that need the operation and its variable values (Apollo caches validation per document, so
  * they cannot be validation rules): cost with the actual `limit`s, and NUL characters in variables.
  */
-function operationAdmission(schema: GraphQLSchema, maxCost: number): ApolloServerPlugin<Context> {
+function operationAdmission(engine: ExecutionEngine): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ document, operation, request }) {
-          if (!operation) return;
-          checkOperationCost(schema, document, operation, request.variables, maxCost);
-          checkVariableText(request.variables);
+          if (operation) engine.admit(document, operation, request.variables);
         },
       };
     },
   };
-}
-
-/** GraphQL errors: coded AppErrors and GraphQL's own validation errors pass; anything else is masked. */
-function maskError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = (error as { originalError?: unknown })?.originalError;
-  if (original instanceof AppError || error instanceof AppError) return formatted;
-  // Apollo's own request errors (a persisted-query hash that does not match, an unsupported version)
-  // carry an HTTP 4xx but no code: they are the client's, not ours.
-  const status = (error as GraphQLError)?.extensions?.http as { status?: number } | undefined;
-  if (
-    status?.status &&
-    status.status >= 400 &&
-    status.status < 500 &&
-    (!formatted.extensions?.code || formatted.extensions.code === "INTERNAL_SERVER_ERROR")
-  )
-    return { ...formatted, extensions: { ...formatted.extensions, code: "BAD_REQUEST" } };
-  const code = formatted.extensions?.code;
-  if (code && code !== "INTERNAL_SERVER_ERROR") return formatted;
-  logger.error("resolver error", { error: String((original as Error)?.stack ?? original ?? formatted.message) });
-  return { message: "internal error", extensions: { code: "INTERNAL_SERVER_ERROR" } };
 }
 
 /** The deepest JSON body accepted: nothing legitimate comes close, and recursive walks stay bounded. */

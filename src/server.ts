@@ -6,6 +6,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { createApp } from "./app";
+import type { RestAdapterFactory } from "./graphql/execution";
 import { loadEnv, type Env } from "./config/env";
 import type { Db } from "./db/client";
 import { openDatabase } from "./db/open";
@@ -21,7 +22,7 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-export async function serve(options: { role: "api" | "worker" | "all"; env?: Env }): Promise<Started> {
+export async function serve(options: { role: "api" | "worker" | "all"; env?: Env; rest?: RestAdapterFactory }): Promise<Started> {
   const env = options.env ?? loadEnv();
   const t0 = Date.now();
   const db = await openDatabase(env, { serving: true });
@@ -32,7 +33,7 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
     if (migrated.applied.length) logger.info("migrations applied", { applied: migrated.applied });
     await seedEmptyEmbedded(db, env);
 
-    const created = await createApp({ db, env });
+    const created = await createApp({ db, env, rest: options.rest });
     stopApp = created.stop;
     server = createHttpServer(created.app);
     try {

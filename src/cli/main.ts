@@ -4,6 +4,7 @@
  */
 import "reflect-metadata";
 import { loadEnv } from "../config/env";
+import type { RestAdapterFactory } from "../graphql/execution";
 import { migrate } from "../db/migrate";
 import { createApiKey, revokeApiKeys } from "../features/auth/api-key.service";
 import { createOrganization, createProject, grantCredits } from "../features/organizations/organization.service";
@@ -79,7 +80,12 @@ const COMMANDS: Record<string, Command> = {
   }),
 };
 
-async function main(argv: string[]): Promise<void> {
+/** What the composition root (bin/cli.ts) wires in from outside src/: the REST adapter. */
+export interface Composition {
+  rest?: RestAdapterFactory;
+}
+
+async function main(argv: string[], composition: Composition): Promise<void> {
   const args = parseArgs(argv);
   const [first, second] = args.positional;
   if (first === "serve" || first === undefined) {
@@ -89,7 +95,7 @@ async function main(argv: string[]): Promise<void> {
     // them; until then a worker process would have nothing to run, so say so instead of idling.
     if (role === "worker") throw new UsageError("this version defines no background jobs yet: run --role api or all");
     const { serve } = await import("../server");
-    const started = await serve({ role });
+    const started = await serve({ role, rest: composition.rest });
     const shutdown = () => void started.stop().then(() => process.exit(0));
     process.once("SIGTERM", shutdown);
     process.once("SIGINT", shutdown);
@@ -101,7 +107,12 @@ async function main(argv: string[]): Promise<void> {
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
+/** Runs one CLI command; errors print one JSON line on stderr and set the exit code. */
+export function runCli(argv: string[], composition: Composition): void {
+  main(argv, composition).catch(reportAndExit);
+}
+
+function reportAndExit(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   const code =
     error instanceof UsageError
@@ -113,4 +124,4 @@ main(process.argv.slice(2)).catch((error: unknown) => {
           : "error";
   process.stderr.write(`${JSON.stringify({ error: code, message })}\n`);
   process.exit(error instanceof UsageError ? 2 : 1);
-});
+}

@@ -12,6 +12,7 @@ const EnvSchema = z.object({
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(250_000),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(10_000),
+  GRAPHQL_COMPILED_CACHE_SIZE: z.coerce.number().int().min(1).default(500),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
   API_KEY_CACHE_SECONDS: z.coerce.number().min(0).default(5),
   SEED_ON_EMPTY: z.enum(["true", "false"]).optional(),

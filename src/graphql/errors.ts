@@ -1,9 +1,11 @@
 /**
  * One error model. Services throw AppError subclasses; GraphQL carries `extensions.code` (and any extra
- * fields the REST body needs under `extensions.body`); rest-adapter/errors.ts maps codes to HTTP statuses.
+ * fields the REST body needs under `extensions.body`); `httpError` is the one map from codes to HTTP
+ * statuses and the generic body `{ error, message, statusCode, ...extra }` (contract section 2).
  * Anything else is masked as INTERNAL_SERVER_ERROR with no stack, SQL or secrets in the message.
  */
-import { GraphQLError } from "graphql";
+import { GraphQLError, type GraphQLFormattedError } from "graphql";
+import { logger } from "../logger";
 
 export type ErrorCode =
   | "BAD_USER_INPUT"
@@ -61,4 +63,59 @@ export class ConflictError extends AppError {
   constructor(message: string) {
     super("CONFLICT", message);
   }
+}
+
+const STATUS: Record<string, [number, string]> = {
+  BAD_USER_INPUT: [400, "bad_request"],
+  BAD_REQUEST: [400, "bad_request"],
+  GRAPHQL_VALIDATION_FAILED: [400, "bad_request"],
+  GRAPHQL_PARSE_FAILED: [400, "bad_request"],
+  UNAUTHENTICATED: [401, "unauthorized"],
+  INSUFFICIENT_CREDITS: [402, "insufficient_credits"],
+  FORBIDDEN: [403, "forbidden"],
+  ENTITLEMENT_REQUIRED: [403, "entitlement_required"],
+  PARENT_ENTITY_LOCKED: [403, "PARENT_ENTITY_LOCKED"],
+  FOLLOW_LIMIT: [403, "FOLLOW_LIMIT"],
+  NOT_FOUND: [404, "not_found"],
+  CONFLICT: [409, "conflict"],
+  PAYLOAD_TOO_LARGE: [413, "payload_too_large"],
+  RATE_LIMITED: [429, "rate_limited"],
+  // The request asked for more than its time budget allows (docs/limits.md): narrower is the fix.
+  QUERY_TIMEOUT: [400, "bad_request"],
+  // Nobody reads this answer (the socket is gone); 499 as nginx logs it.
+  CLIENT_CLOSED_REQUEST: [499, "client_closed_request"],
+};
+
+export interface ErrorBody {
+  error: string;
+  message: string;
+  statusCode: number;
+  [extra: string]: unknown;
+}
+
+export function httpError(code: string | undefined, message: string, extra: Record<string, unknown> = {}): ErrorBody {
+  const [statusCode, error] = STATUS[code ?? ""] ?? [500, "internal_error"];
+  return { ...extra, error, message: statusCode === 500 ? "internal error" : message, statusCode };
+}
+
+/** The HTTP answer for the first GraphQL error of a result. */
+export function fromGraphQLError(error: GraphQLFormattedError): ErrorBody {
+  const code = typeof error.extensions?.code === "string" ? error.extensions.code : undefined;
+  const extra = (error.extensions?.body as Record<string, unknown> | undefined) ?? {};
+  return httpError(code, error.message, extra);
+}
+
+/** GraphQL errors: coded AppErrors and GraphQL's own validation errors pass; anything else is masked. */
+export function maskError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = (error as { originalError?: unknown })?.originalError;
+  if (original instanceof AppError || error instanceof AppError) return formatted;
+  // Apollo's own request errors (a persisted-query hash that does not match, an unsupported version)
+  // carry an HTTP 4xx but no code: they are the client's, not ours.
+  const http = (error as GraphQLError)?.extensions?.http as { status?: number } | undefined;
+  const code = formatted.extensions?.code;
+  if (http?.status && http.status >= 400 && http.status < 500 && (!code || code === "INTERNAL_SERVER_ERROR"))
+    return { ...formatted, extensions: { ...formatted.extensions, code: "BAD_REQUEST" } };
+  if (code && code !== "INTERNAL_SERVER_ERROR") return formatted;
+  logger.error("resolver error", { error: String((original as Error)?.stack ?? original ?? formatted.message) });
+  return { message: "internal error", extensions: { code: "INTERNAL_SERVER_ERROR" } };
 }

@@ -24,7 +24,7 @@ import {
   type GraphQLOutputType,
 } from "graphql";
 import { Field, Float, getMetadataStorage, ID, Int } from "type-graphql";
-import { camel, snake } from "../../rest-adapter/naming";
+import { camel, snake } from "./naming";
 import { DateScalar, DateTimeScalar, JSONScalar, UUIDScalar } from "./scalars";
 
 type TypeFn = Parameters<typeof Field>[0];
@@ -99,7 +99,7 @@ export interface Prefetchable {
 }
 
 /**
- * The schema the compiled REST executor runs (src/app.ts createJitExecutor): the same types and
+ * The schema the compiled execution engine runs (execution.ts) for REST and /graphql: the same types and
  * resolvers, with every output field named by its REST (snake_case) name, and no resolver on fields
  * that only read the property of that name (Col and other plain @Field properties). graphql-jit then
  * compiles those reads inline instead of calling a resolver per field; REST documents are rewritten to
@@ -196,13 +196,19 @@ function prefetchedOr(fieldName: string, resolve: GraphQLFieldResolver<unknown, 
   };
 }
 
-/** A REST document for restSchema: fields selected by their REST names (the snake_case aliases become the names). */
-export function restDocument(document: DocumentNode): DocumentNode {
+/**
+ * A document for restSchema: fields selected by their REST names. The response keys stay what the
+ * document says (`keys: "document"`, /graphql: `fedId` stays `fedId` through an alias) or become the
+ * REST names (`keys: "rest"`: `fedId` and an alias `fedId` are both written as `fed_id`).
+ */
+export function restDocument(document: DocumentNode, keys: "document" | "rest"): DocumentNode {
   return visit(document, {
     Field(node) {
+      if (node.name.value.startsWith("__")) return undefined;
       const name = snake(node.name.value);
-      const alias = node.alias?.value ?? name;
-      return { ...node, name: { kind: Kind.NAME, value: name }, alias: alias === name ? undefined : { kind: Kind.NAME, value: alias } };
+      const written = node.alias?.value ?? node.name.value;
+      const key = keys === "rest" ? snake(written) : written;
+      return { ...node, name: { kind: Kind.NAME, value: name }, alias: key === name ? undefined : { kind: Kind.NAME, value: key } };
     },
   });
 }

@@ -34,7 +34,7 @@ describe("edmarket admin CLI", () => {
   });
 
   const cli = async (...args: string[]) => {
-    const { stdout } = await run("node", ["scripts/run-ts.js", "src/cli/main.ts", ...args], { cwd: root, env });
+    const { stdout } = await run("node", ["scripts/run-ts.js", "bin/cli.ts", ...args], { cwd: root, env });
     const lines = stdout.trim().split("\n");
     expect(lines).toHaveLength(1);
     return JSON.parse(lines[0]);
@@ -82,7 +82,7 @@ describe("edmarket admin CLI", () => {
   });
 
   it("reports bad usage as a JSON error and a non-zero exit", async () => {
-    const failure = await run("node", ["scripts/run-ts.js", "src/cli/main.ts", "org", "create", "--name", "X", "--plan", "gold"], {
+    const failure = await run("node", ["scripts/run-ts.js", "bin/cli.ts", "org", "create", "--name", "X", "--plan", "gold"], {
       cwd: root,
       env,
     }).then(

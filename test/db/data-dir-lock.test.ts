@@ -13,7 +13,7 @@ import { acquireDataDirLock, DataDirLockedError, LOCK_FILE } from "../../src/db/
 
 const root = path.resolve(__dirname, "../..");
 // The CLI from source (as test/cli does), so the test exercises this tree, not a possibly stale dist/.
-const CLI = ["scripts/run-ts.js", "src/cli/main.ts"];
+const CLI = ["scripts/run-ts.js", "bin/cli.ts"];
 
 interface Exited {
   code: number | null;

@@ -4,7 +4,9 @@
  */
 import type http from "node:http";
 import supertest from "supertest";
+import { restAdapter } from "../../rest-adapter";
 import { createApp } from "../../src/app";
+import type { ExecutionEngine } from "../../src/graphql/execution";
 import { loadEnv } from "../../src/config/env";
 import { createApiKey } from "../../src/features/auth/api-key.service";
 import { createOrganization } from "../../src/features/organizations/organization.service";
@@ -18,6 +20,8 @@ export interface TestApp {
   server: http.Server;
   http: ReturnType<typeof supertest>;
   keys: Record<PlanKey, string>;
+  /** The app's execution engine (its compiled-operation cache is observable). */
+  engine: ExecutionEngine;
   orgs: Record<PlanKey, string>;
   /** GET with the given plan's key. */
   get(path: string, plan?: PlanKey): supertest.Test;
@@ -29,7 +33,7 @@ export interface TestApp {
 export async function createTestApp(envOverrides: Record<string, string> = {}): Promise<TestApp> {
   const db = await createTestDb();
   const env = loadEnv({ LOG_LEVEL: "silent", API_KEY_CACHE_SECONDS: "0", ...envOverrides });
-  const { app, stop } = await createApp({ db, env });
+  const { app, stop, engine } = await createApp({ db, env, rest: restAdapter });
   const server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const keys = {} as Record<PlanKey, string>;
@@ -49,6 +53,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
   return {
     db,
     server,
+    engine,
     http: agent,
     keys,
     orgs,

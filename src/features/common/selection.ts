@@ -3,7 +3,7 @@
  * needs up front (one statement per block, all at once) instead of field by field.
  */
 import { Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLResolveInfo, type SelectionSetNode } from "graphql";
-import { camel } from "../../../rest-adapter/naming";
+import { camel } from "../../graphql/naming";
 
 /** Selected fields by GraphQL (camelCase) name, whatever the document calls them (REST documents select snake_case names). */
 export interface Selection {

@@ -1,7 +1,7 @@
 /**
  * The one naming rule between GraphQL (camelCase) and REST (snake_case). snake_case words join with a
  * capital; a digit run is its own word (per_1000 <-> per1000) except after a one-letter word (f33).
- * test/rest/naming.test.ts proves camel(snake(x)) === x for every field and argument of the schema.
+ * test/unit/naming.test.ts proves camel(snake(x)) === x for every field and argument of the schema.
  */
 const snakeCache = new Map<string, string>();
 

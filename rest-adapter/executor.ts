@@ -1,0 +1,36 @@
+/**
+ * Runs one REST endpoint's operation on the shared execution engine and turns its errors into what the
+ * router answers: coded errors pass, variable-coercion errors (no data at all) are the caller's input,
+ * anything else is masked by the one error model.
+ */
+import type { Request, Response } from "express";
+import type { DocumentNode, GraphQLError, GraphQLFormattedError } from "graphql";
+import { maskError } from "../src/graphql/errors";
+import type { RestAdapterHost } from "../src/graphql/execution";
+
+export interface RestResult {
+  data?: Record<string, unknown> | null;
+  errors?: readonly GraphQLFormattedError[];
+}
+
+export async function executeRoute(
+  host: RestAdapterHost,
+  document: DocumentNode,
+  variables: Record<string, unknown>,
+  req: Request,
+  res: Response,
+): Promise<RestResult> {
+  const result = await host.engine.executeRest(document, variables, () => host.contextFor(req, res));
+  // Errors without data were raised before execution (variable values the types reject): the
+  // caller's input, as graphql-js and Apollo classify them. A null `data` is a failed non-null root
+  // field (a resolver's error): that one is masked as usual.
+  const requestError = result.data === undefined ? "BAD_USER_INPUT" : undefined;
+  return {
+    data: result.data as Record<string, unknown> | null | undefined,
+    errors: result.errors?.map((error) => {
+      const formatted = (error as GraphQLError).toJSON?.() ?? (error as unknown as GraphQLFormattedError);
+      if (requestError && !formatted.extensions?.code) return { ...formatted, extensions: { ...formatted.extensions, code: requestError } };
+      return maskError(formatted, error);
+    }),
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * The one execution path of /graphql and REST. An operation is validated once (Apollo, with our limit
+ * rules, for client documents; GraphQL's own rules for REST's), compiled once with graphql-jit against restSchema (fields under their REST names, plain
+ * columns read inline, page blocks served from what the list resolver prefetched) and cached: client
+ * documents in an LRU keyed by their hash, REST's fixed operations by document. Each request then only
+ * passes the admission checks that need its variables (cost, NUL) and runs the compiled function.
+ *
+ * Apollo Server stays the GraphQL server (parsing, validation, plugins, APQ, error formatting); it hands
+ * execution to `graphqlExecutor` through its gateway interface. The REST adapter calls `executeRest`.
+ */
+import {
+  execute,
+  getOperationAST,
+  isEnumType,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from "graphql";
+import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
+import type { Request, Response, Router } from "express";
+import type { Context } from "./context";
+import { restDocument, restSchema, serializeTimestamp, serializeUuid } from "./fields";
+import { checkOperationCost, checkVariableText } from "./limits";
+import { DateTimeScalar, UUIDScalar } from "./scalars";
+
+/** Introspection answers from the public schema (camelCase names), not from restSchema. */
+const INTROSPECTION = /\b__(schema|type)\b/;
+
+export interface ExecutionEngineOptions {
+  maxCost: number;
+  /** Compiled client documents kept (least recently used first out). */
+  cacheSize: number;
+}
+
+/** Map-ordered LRU: a hit moves the entry to the end; the first entry is the oldest. */
+class Lru<K, V> {
+  private readonly entries = new Map<K, V>();
+  constructor(private readonly capacity: number) {}
+  get(key: K): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+  set(key: K, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
+  }
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+export class ExecutionEngine {
+  private readonly compiledSchema: GraphQLSchema;
+  private readonly clientOperations: Lru<string, CompiledQuery>;
+  private readonly restOperations = new WeakMap<DocumentNode, { query: CompiledQuery; operation: OperationDefinitionNode }>();
+  private readonly leafSerialization: { disableLeafSerialization: boolean; customSerializers: Record<string, (v: unknown) => unknown> };
+
+  constructor(
+    readonly schema: GraphQLSchema,
+    private readonly options: ExecutionEngineOptions,
+  ) {
+    this.compiledSchema = restSchema(schema);
+    this.clientOperations = new Lru(options.cacheSize);
+    // Built-in scalars and enums are written as resolvers return them: graphql-jit otherwise calls a
+    // serializer and allocates error-path arrays for every leaf (most of a list page's garbage). Rows
+    // already hold values of the declared types (pg parses numbers and booleans); enums qualify only
+    // while every value is its own name, so passing the value through writes the same JSON.
+    this.leafSerialization = {
+      disableLeafSerialization: Object.values(schema.getTypeMap()).every(
+        (type) => !isEnumType(type) || type.getValues().every((value) => value.value === value.name),
+      ),
+      customSerializers: { [DateTimeScalar.name]: serializeTimestamp, [UUIDScalar.name]: serializeUuid },
+    };
+  }
+
+  /** Compiled client operations held now (the LRU's size). */
+  get cachedOperations(): number {
+    return this.clientOperations.size;
+  }
+
+  private compile(document: DocumentNode, operationName: string | null | undefined, keys: "document" | "rest"): CompiledQuery {
+    const query = compileQuery(this.compiledSchema, restDocument(document, keys), operationName ?? undefined, this.leafSerialization);
+    if (!isCompiledQuery(query)) throw new Error(`operation does not compile: ${JSON.stringify(query.errors)}`);
+    return query;
+  }
+
+  /**
+   * A /graphql operation Apollo has parsed, validated and admitted (operationAdmission). Introspection
+   * runs on the public schema with graphql-js; everything else compiled, once per document hash.
+   */
+  async executeGraphQL(request: {
+    queryHash: string;
+    source: string;
+    document: DocumentNode;
+    operationName: string | null;
+    context: Context;
+    variables?: Record<string, unknown>;
+  }): Promise<ExecutionResult> {
+    if (INTROSPECTION.test(request.source)) {
+      return execute({
+        schema: this.schema,
+        document: request.document,
+        contextValue: request.context,
+        variableValues: request.variables,
+        operationName: request.operationName,
+      });
+    }
+    const key = `${request.queryHash}:${request.operationName ?? ""}`;
+    let query = this.clientOperations.get(key);
+    if (!query) {
+      query = this.compile(request.document, request.operationName, "document");
+      this.clientOperations.set(key, query);
+    }
+    return query.query(undefined, request.context, request.variables ?? {}) as Promise<ExecutionResult>;
+  }
+
+  /**
+   * Validates and compiles a REST operation (the route table's, fixed): response keys in snake_case.
+   * Throws when the operation is invalid: a programming error, found when the router is built.
+   */
+  prepareRest(document: DocumentNode): void {
+    if (this.restOperations.has(document)) return;
+    // Depth and alias bounds are for documents clients write; ours are checked by GraphQL's own rules,
+    // and every request still meets the cost bound with its variables (executeRest).
+    const errors = validate(this.schema, document, specifiedRules);
+    if (errors.length) throw new Error(`REST operation is invalid: ${errors.map((e) => e.message).join("; ")}`);
+    const operation = getOperationAST(document);
+    if (!operation) throw new Error("REST operation: the document must hold exactly one operation");
+    this.restOperations.set(document, { query: this.compile(document, undefined, "rest"), operation });
+  }
+
+  /** Runs a prepared REST operation with the request's variables after the same admission checks as /graphql. */
+  async executeRest(document: DocumentNode, variables: Record<string, unknown>, context: () => Context): Promise<ExecutionResult> {
+    if (!this.restOperations.has(document)) this.prepareRest(document);
+    const { query, operation } = this.restOperations.get(document)!;
+    try {
+      this.admit(document, operation, variables);
+    } catch (error) {
+      return { errors: [error as GraphQLError] };
+    }
+    return query.query(undefined, context(), variables) as Promise<ExecutionResult>;
+  }
+
+  /** The checks that need the variable values: cost with the actual limits, NUL characters. */
+  admit(document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | null | undefined): void {
+    checkOperationCost(this.schema, document, operation, variables, this.options.maxCost);
+    checkVariableText(variables);
+  }
+}
+
+/** What the REST adapter gets: the engine and the per-request context of an authenticated request. */
+export interface RestAdapterHost {
+  engine: ExecutionEngine;
+  contextFor(req: Request, res: Response): Context;
+}
+
+/** Builds the /api/v1 router (rest-adapter/); the composition root passes it to createApp. */
+export type RestAdapterFactory = (host: RestAdapterHost) => Router;
