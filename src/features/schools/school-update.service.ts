@@ -5,7 +5,7 @@
 import type { Db } from "../../db/client";
 import { SqlParams } from "../../db/sql";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../../graphql/errors";
-import { snake } from "../../../rest-adapter/naming";
+import { snake } from "../../graphql/naming";
 import type { Viewer } from "../auth/viewer";
 import type { UpdateSchoolInput } from "./school-update.inputs";
 import { accessColumns, presentSchool, unlockJoin, type SchoolRow } from "./school.service";
