@@ -2,7 +2,9 @@
  * Turns prisma/schema.prisma into PostgreSQL DDL, the way `prisma migrate diff --from-empty` would.
  * Prisma's schema engine binary cannot be downloaded here, so this covers the subset our schema uses:
  * scalar fields, lists, @id/@unique/@default/@db.*, @@id/@@unique/@@index (type: Gin, ops: raw(...),
- * sort: Desc, map:) and @@map. Anything else is rejected loudly rather than silently mistranslated.
+ * sort: Desc, map:) and @@map. Relation fields have no column, and unlike Prisma no foreign key is made for
+ * them (the schema's datasource comment says why).
+ * Anything else is rejected loudly rather than silently mistranslated.
  */
 export interface PrismaField {
   name: string;
@@ -34,6 +36,7 @@ const SCALARS = new Set(["String", "Int", "Float", "Boolean", "DateTime", "Json"
 export function parsePrismaSchema(source: string): PrismaModel[] {
   const text = source.replace(/\/\/.*$/gm, "");
   const models: PrismaModel[] = [];
+  const modelNames = new Set([...text.matchAll(/\bmodel\s+(\w+)\s*\{/g)].map((m) => m[1]));
   for (const match of text.matchAll(/\bmodel\s+(\w+)\s*\{([\s\S]*?)\n\}/g)) {
     const [, name, body] = match;
     const model: PrismaModel = { name, table: name, fields: [], indexes: [] };
@@ -47,6 +50,8 @@ export function parsePrismaSchema(source: string): PrismaModel[] {
       const m = /^(\w+)\s+(\w+)(\[\])?(\?)?\s*(.*)$/.exec(line);
       if (!m) throw new Error(`${name}: cannot parse field line "${line}"`);
       const [, fieldName, type, list, optional, attributes] = m;
+      // A relation field is the client's view of a column another field holds: no column of its own.
+      if (modelNames.has(type)) continue;
       if (!SCALARS.has(type)) throw new Error(`${name}.${fieldName}: relation or unsupported type ${type}`);
       model.fields.push({ name: fieldName, type, list: !!list, optional: !!optional, attributes });
       if (/@id\b/.test(attributes)) model.indexes.push({ kind: "id", columns: [{ name: fieldName }], gin: false });

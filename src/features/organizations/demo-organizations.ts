@@ -24,16 +24,22 @@ export async function seedDemoOrganizations(db: Db): Promise<DemoOrganizations> 
   const demo_keys = {} as DemoOrganizations["demo_keys"];
   const organizations = {} as DemoOrganizations["organizations"];
   for (const org of DEMO_ORGANIZATIONS) {
-    const existing = await db.query<{ id: string }>(`SELECT id FROM organizations WHERE name = $1 ORDER BY created_at LIMIT 1`, [org.name]);
+    const existing = await db.prisma.organization.findFirst({
+      where: { name: org.name },
+      orderBy: { created_at: "asc" },
+      select: { id: true },
+    });
     const organizationId =
-      existing[0]?.id ??
+      existing?.id ??
       (await createOrganization(db, { name: org.name, plan: org.plan, credits: org.credits, entitlements: org.entitlements }))
         .organizationId;
-    const project = await db.query<{ id: string }>(`SELECT id FROM projects WHERE organization_id = $1 ORDER BY created_at LIMIT 1`, [
-      organizationId,
-    ]);
+    const project = await db.prisma.project.findFirst({
+      where: { organization_id: organizationId },
+      orderBy: { created_at: "asc" },
+      select: { id: true },
+    });
     const projectId =
-      project[0]?.id ??
+      project?.id ??
       (await createProject(db, organizationId, "Demo project", { segments: ["K-12 districts"], states: ["NE", "CA"] })).projectId;
     demo_keys[org.key] = (await createApiKey(db, organizationId, "demo key")).apiKey;
     organizations[org.key] = { organizationId, projectId };

@@ -1,8 +1,11 @@
 /**
- * Organizations and their credits. Credits are a ledger (contract section 5): every grant is a row and
- * organizations.credit_balance is a cache written in the same transaction.
+ * Organizations and their credits, written through the Prisma client. Credits are a ledger (contract
+ * section 5): every grant is a row and organizations.credit_balance is a cache written in the same
+ * transaction. Inside a transaction only the transaction client `tx` is used: a statement on the root
+ * client would wait for the connection the transaction holds (embedded PGlite has exactly one).
  */
-import type { Db, Queryable } from "../../db/client";
+import type { Db } from "../../db/client";
+import { Prisma } from "../../db/generated/client";
 import { BadRequestError, NotFoundError } from "../../graphql/errors";
 import { PLANS, type Plan } from "../auth/viewer";
 
@@ -18,47 +21,54 @@ export async function createOrganization(db: Db, input: CreateOrganizationInput)
   if (!PLANS.includes(input.plan as Plan)) throw new BadRequestError(`plan must be one of ${PLANS.join(", ")}`);
   const credits = input.credits ?? 0;
   if (!Number.isFinite(credits) || credits < 0) throw new BadRequestError("credits must be a number >= 0");
-  return db.transaction(async (q) => {
-    const [org] = await q.query<{ id: string }>(`INSERT INTO organizations (name, plan, entitlements) VALUES ($1, $2, $3) RETURNING id`, [
-      input.name.trim(),
-      input.plan,
-      [...new Set(input.entitlements ?? [])],
-    ]);
-    if (credits > 0) await addGrant(q, org.id, credits, "initial grant");
+  return db.prisma.$transaction(async (tx) => {
+    const org = await tx.organization.create({
+      data: { name: input.name.trim(), plan: input.plan, entitlements: [...new Set(input.entitlements ?? [])] },
+      select: { id: true },
+    });
+    if (credits > 0) await addGrant(tx, org.id, credits, "initial grant");
     return { organizationId: org.id };
   });
 }
 
 export async function grantCredits(db: Db, organizationId: string, amount: number): Promise<{ balance: number }> {
   if (!Number.isFinite(amount) || amount <= 0) throw new BadRequestError("amount must be a number > 0");
-  return db.transaction(async (q) => {
-    const balance = await addGrant(q, organizationId, amount, "grant");
-    return { balance };
-  });
+  checkOrganizationId(organizationId);
+  return db.prisma.$transaction(async (tx) => ({ balance: await addGrant(tx, organizationId, amount, "grant") }));
 }
 
-async function addGrant(q: Queryable, organizationId: string, amount: number, note: string): Promise<number> {
-  const rows = await q.query<{ credit_balance: number }>(
-    `UPDATE organizations SET credit_balance = credit_balance + $2, updated_at = now() WHERE id = $1 RETURNING credit_balance`,
-    [organizationId, amount],
-  );
-  if (!rows.length) throw new NotFoundError(`organization ${organizationId}`);
-  await q.query(`INSERT INTO credit_ledger (organization_id, kind, amount, note) VALUES ($1, 'grant', $2, $3)`, [
-    organizationId,
-    amount,
-    note,
-  ]);
-  return rows[0].credit_balance;
+async function addGrant(tx: Prisma.TransactionClient, organizationId: string, amount: number, note: string): Promise<number> {
+  // updateManyAndReturn: one UPDATE ... RETURNING, and no row (not an exception) for an unknown id.
+  const [org] = await tx.organization.updateManyAndReturn({
+    where: { id: organizationId },
+    data: { credit_balance: { increment: amount }, updated_at: new Date() },
+    select: { credit_balance: true },
+  });
+  if (!org) throw new NotFoundError(`organization ${organizationId}`);
+  await tx.creditLedgerEntry.create({ data: { organization_id: organizationId, kind: "grant", amount, note }, select: { id: true } });
+  return org.credit_balance;
 }
 
 export async function createProject(db: Db, organizationId: string, name: string, icp?: unknown): Promise<{ projectId: string }> {
   if (!name?.trim()) throw new BadRequestError("name is required");
-  const orgs = await db.query(`SELECT 1 FROM organizations WHERE id = $1`, [organizationId]);
-  if (!orgs.length) throw new NotFoundError(`organization ${organizationId}`);
-  const [row] = await db.query<{ id: string }>(`INSERT INTO projects (organization_id, name, icp) VALUES ($1, $2, $3) RETURNING id`, [
-    organizationId,
-    name.trim(),
-    icp === undefined ? null : JSON.stringify(icp),
-  ]);
-  return { projectId: row.id };
+  await requireOrganization(db, organizationId);
+  const project = await db.prisma.project.create({
+    data: { organization_id: organizationId, name: name.trim(), icp: icp == null ? Prisma.DbNull : (icp as Prisma.InputJsonValue) },
+    select: { id: true },
+  });
+  return { projectId: project.id };
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An organization id that is not a UUID names no organization (the uuid column would refuse it). */
+function checkOrganizationId(organizationId: string): void {
+  if (!UUID_RE.test(organizationId)) throw new NotFoundError(`organization ${organizationId}`);
+}
+
+/** Throws 404 unless the organization exists (a read by key). */
+export async function requireOrganization(db: Db, organizationId: string): Promise<void> {
+  checkOrganizationId(organizationId);
+  const org = await db.prisma.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
+  if (!org) throw new NotFoundError(`organization ${organizationId}`);
 }

@@ -1,14 +1,15 @@
 /**
  * PATCH /schools/{id}: internal-plan edits of a school's directory fields. Validation messages name
- * the REST (snake_case) property. One UPDATE returns the updated row with the caller's access columns.
+ * the REST (snake_case) property. The UPDATE goes through the Prisma client; the answer is then read
+ * like GET /schools/{id}.
  */
 import type { Db } from "../../db/client";
-import { SqlParams } from "../../db/sql";
+import { Prisma } from "../../db/generated/client";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../../graphql/errors";
 import { snake } from "../../graphql/naming";
 import type { Viewer } from "../auth/viewer";
 import type { UpdateSchoolInput } from "./school-update.inputs";
-import { accessColumns, presentSchool, unlockJoin, type SchoolRow } from "./school.service";
+import { loadSchoolsByIds, type SchoolRow } from "./school.service";
 
 type Key = keyof UpdateSchoolInput;
 type Value = string | number | string[] | null;
@@ -51,8 +52,8 @@ const nonNegative = (key: Key, value: unknown, integer: boolean): number => {
   return n;
 };
 
-/** Input property -> [column, validator]. The order is the order of the SET list. */
-const COLUMNS: Record<Key, [string, (key: Key, value: unknown) => Value]> = {
+/** Input property -> [column (a School field of the Prisma client), validator]. */
+const COLUMNS: Record<Key, [keyof Prisma.SchoolUpdateInput, (key: Key, value: unknown) => Value]> = {
   name: ["name", text],
   websiteUrl: ["website_url", url],
   gradeLevels: ["grade_levels", (k, v) => gradeSpan(k, v).span],
@@ -108,32 +109,32 @@ export async function updateSchool(db: Db, viewer: Viewer, id: string, input: Up
   if (!given.length) {
     throw new BadRequestError(`the body must set at least one of: ${(Object.keys(COLUMNS) as Key[]).map(snake).join(", ")}`);
   }
-  const p = new SqlParams();
-  const sets: string[] = [];
+  const data: Prisma.SchoolUpdateInput = {};
   for (const key of given) {
     const [column, validate] = COLUMNS[key];
     const raw = input[key];
     if (raw === null && NOT_NULL.has(key)) throw new BadRequestError(`${snake(key)} must not be null`);
-    sets.push(`${column} = ${p.add(raw === null ? null : validate(key, raw))}`);
+    (data as Record<typeof column, Value>)[column] = raw === null ? null : validate(key, raw);
     if (key === "gradeLevels") {
       // Keep the derived columns the grade_levels filter reads in step with the span.
       const span = raw === null ? null : gradeSpan(key, raw);
-      sets.push(`grade_low = ${p.add(span?.low ?? null)}`, `grade_high = ${p.add(span?.high ?? null)}`);
-      sets.push(`grade_buckets = ${p.add(span?.buckets ?? [])}::text[]`);
+      Object.assign(data, { grade_low: span?.low ?? null, grade_high: span?.high ?? null, grade_buckets: span?.buckets ?? [] });
     }
   }
-  const org = p.add(viewer.organizationId);
-  const sql = `WITH s AS (
-      UPDATE schools SET ${sets.join(", ")}, last_updated_at = now() WHERE id = ${p.add(id)}::uuid RETURNING *
-    )
-    SELECT s.*, ${accessColumns(org)} FROM s ${unlockJoin(org)}`;
-  let rows: Record<string, unknown>[];
+  data.last_updated_at = new Date();
   try {
-    rows = await db.query(sql, p.values);
+    await db.prisma.school.update({ where: { id }, data, select: { id: true } });
   } catch (error) {
-    if ((error as { code?: string }).code === "23505") throw new ConflictError(`fed_id is already used by another school`);
+    if (error instanceof Prisma.PrismaClientKnownRequestError) {
+      // P2002: unique constraint (fed_id is the only unique column a caller sets); P2025: no such row.
+      if (error.code === "P2002") throw new ConflictError(`fed_id is already used by another school`);
+      if (error.code === "P2025") throw new NotFoundError(`school ${id}`);
+    }
     throw error;
   }
-  if (!rows.length) throw new NotFoundError(`school ${id}`);
-  return presentSchool(rows[0], viewer);
+  // The answer is read as GET /schools/{id} reads it: with the caller's unlock and follow columns,
+  // which Prisma cannot join (unlocks and follows point at any entity type).
+  const [row] = await loadSchoolsByIds(db, viewer, [id]);
+  if (!row) throw new NotFoundError(`school ${id}`);
+  return row;
 }
