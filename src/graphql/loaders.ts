@@ -10,19 +10,50 @@ import { createOperatorLoaders } from "../features/operators/operator.loaders";
 import { createHeadStartLoaders } from "../features/head-start/head-start.loaders";
 import { createChildcareLoaders } from "../features/childcare/childcare.loaders";
 
-/** Every feature's loaders, created fresh for each request (never shared across requests). */
-export function createLoaders(db: Db, viewer: Viewer) {
-  return {
-    districts: createDistrictLoaders(db, viewer),
-    schools: createSchoolLoaders(db, viewer),
-    assessments: createAssessmentLoaders(db),
-    specialEducation: createSpecialEducationLoaders(db),
-    intelligence: createIntelligenceLoaders(db, viewer),
-    events: createEventLoaders(db),
-    operators: createOperatorLoaders(db),
-    headStart: createHeadStartLoaders(db),
-    childcare: createChildcareLoaders(db),
-  };
+/** Every feature's loader factory: a feature adds one line here. */
+const FACTORIES = {
+  districts: createDistrictLoaders,
+  schools: createSchoolLoaders,
+  assessments: (db: Db) => createAssessmentLoaders(db),
+  specialEducation: (db: Db) => createSpecialEducationLoaders(db),
+  intelligence: createIntelligenceLoaders,
+  events: (db: Db) => createEventLoaders(db),
+  operators: (db: Db) => createOperatorLoaders(db),
+  headStart: (db: Db) => createHeadStartLoaders(db),
+  childcare: (db: Db) => createChildcareLoaders(db),
+} satisfies Record<string, (db: Db, viewer: Viewer) => unknown>;
+
+export type Loaders = { readonly [K in keyof typeof FACTORIES]: ReturnType<(typeof FACTORIES)[K]> };
+
+const BUILT = Symbol("built");
+
+/** One request's loaders: each feature's group is a prototype getter that builds it on first use. */
+class RequestLoaders {
+  readonly [BUILT]: Partial<Record<keyof typeof FACTORIES, unknown>> = {};
+  constructor(
+    readonly db: Db,
+    readonly viewer: Viewer,
+  ) {}
+}
+for (const name of Object.keys(FACTORIES) as (keyof typeof FACTORIES)[]) {
+  Object.defineProperty(RequestLoaders.prototype, name, {
+    enumerable: true,
+    get(this: RequestLoaders) {
+      return (this[BUILT][name] ??= FACTORIES[name](this.db, this.viewer));
+    },
+  });
 }
 
-export type Loaders = ReturnType<typeof createLoaders>;
+/**
+ * Every feature's loaders for one request (never shared across requests). A feature's loaders are
+ * built the first time a resolver asks for them: a request that reads districts builds no childcare
+ * loaders.
+ */
+export function createLoaders(db: Db, viewer: Viewer): Loaders {
+  return new RequestLoaders(db, viewer) as unknown as Loaders;
+}
+
+/** The feature groups a request has built so far (tests observe the laziness through it). */
+export function builtLoaderGroups(loaders: Loaders): string[] {
+  return Object.keys((loaders as unknown as RequestLoaders)[BUILT]);
+}

@@ -5,6 +5,7 @@
  */
 import { execute, parse } from "graphql";
 import { createContext } from "../../src/graphql/context";
+import { builtLoaderGroups, createLoaders } from "../../src/graphql/loaders";
 import { getSchema } from "../../src/graphql/schema";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertAssessmentSummary, insertIntelligence, insertSpecialEducationFinance, insertUnlock } from "../support/block-factories";
@@ -115,10 +116,24 @@ describe("/graphql on the compiled engine", () => {
 
   it("keeps coded errors and error paths under the client's names", async () => {
     const res = await t.graphql(`{ first: districts(limit: 500) { data { id } } }`);
-    expect(res.errors[0]).toMatchObject({
+    expect(res.errors![0]).toMatchObject({
       message: "limit must be an integer from 1 to 200",
       path: ["first"],
       extensions: { code: "BAD_USER_INPUT" },
     });
+  });
+
+  it("builds a feature's loaders only when a resolver asks for them", () => {
+    const viewer = {
+      organizationId: t.orgs.free,
+      organizationName: "x",
+      plan: "free" as const,
+      entitlements: new Set<string>(),
+      apiKeyId: "k",
+    };
+    const loaders = createLoaders(t.db, viewer);
+    expect(builtLoaderGroups(loaders)).toEqual([]);
+    expect(loaders.districts).toBe(loaders.districts);
+    expect(builtLoaderGroups(loaders)).toEqual(["districts"]);
   });
 });
