@@ -1,6 +1,7 @@
 /**
- * Childcare center search and lookup. A list is one statement (filters, page and total); people are
- * batched by a loader over every center asked for.
+ * Childcare center search and lookup. A list is one hand-written statement (filters, page and total;
+ * bench/statements.ts and test/rest/childcare-centers.test.ts count it); lookups by id and the people,
+ * batched by a loader over every center asked for, go through the Prisma client.
  */
 import type { Db } from "../../db/client";
 import { SqlParams } from "../../db/sql";
@@ -37,16 +38,68 @@ const SELECT = `SELECT c.id, c.slug, c.name, c.state, c.license_number, c.source
 
 const present = (row: Record<string, unknown>): ChildcareCenter => Object.setPrototypeOf(row, ChildcareCenter.prototype) as ChildcareCenter;
 
+/** A `@db.Date` column as the API serves it (YYYY-MM-DD); Prisma returns it as a UTC-midnight Date. */
+const calendarDate = (value: Date | null): string | null => (value ? value.toISOString().slice(0, 10) : null);
+
+/** Centers by id (the loader's batch): one Prisma read, rows shaped as the list serves them. */
 export async function loadChildcareCentersByIds(db: Db, ids: readonly string[]): Promise<ChildcareCenter[]> {
-  const rows = await db.query<Record<string, unknown>>(`${SELECT} WHERE c.id = ANY($1::uuid[])`, [ids]);
-  return rows.map(present);
+  const rows = await db.prisma.childcareCenter.findMany({
+    where: { id: { in: [...ids] } },
+    select: {
+      id: true,
+      slug: true,
+      name: true,
+      state: true,
+      license_number: true,
+      source: true,
+      physical_address: true,
+      physical_city: true,
+      physical_zip: true,
+      county: true,
+      latitude: true,
+      longitude: true,
+      phone: true,
+      email: true,
+      website_url: true,
+      license_type: true,
+      license_type_raw: true,
+      license_status: true,
+      license_status_raw: true,
+      first_licensed: true,
+      license_expires: true,
+      capacity: true,
+      capacity_by_age: true,
+      ages_served: true,
+      licensee_name: true,
+      chain: true,
+      director_name: true,
+      quality_rating: true,
+      accepts_subsidy: true,
+      district_operated: true,
+      source_url: true,
+      source_version: true,
+      operator_id: true,
+      district_id: true,
+      created_at: true,
+      updated_at: true,
+    },
+  });
+  return rows.map((row) =>
+    present({
+      ...row,
+      first_licensed: calendarDate(row.first_licensed),
+      license_expires: calendarDate(row.license_expires),
+    }),
+  );
 }
 
+/** The people of several centers (the loader's batch): one Prisma read, by center, name and id. */
 export async function loadChildcarePeople(db: Db, centerIds: readonly string[]): Promise<(ChildcarePerson & { center_id: string })[]> {
-  return db.query<ChildcarePerson & { center_id: string }>(
-    `SELECT id, center_id, name, title, role FROM childcare_people WHERE center_id = ANY($1::uuid[]) ORDER BY center_id, name, id`,
-    [centerIds],
-  );
+  return db.prisma.childcarePerson.findMany({
+    where: { center_id: { in: [...centerIds] } },
+    select: { id: true, center_id: true, name: true, title: true, role: true },
+    orderBy: [{ center_id: "asc" }, { name: "asc" }, { id: "asc" }],
+  });
 }
 
 const ORDER_COLUMNS: Record<ChildcareOrderField, string> = {

@@ -1,6 +1,7 @@
 /**
- * Head Start program search and lookup. A list is one statement (filters, page and total); the
- * parent program's and the district's names are joined in the same statement.
+ * Head Start program search and lookup. A list is one hand-written statement (filters, page and total;
+ * bench/statements.ts and test/rest/head-start-programs.test.ts count it); the parent program's and
+ * the district's names are joined in the same statement. A lookup by id goes through the Prisma client.
  */
 import type { Db } from "../../db/client";
 import { SqlParams } from "../../db/sql";
@@ -38,9 +39,59 @@ const SELECT = `SELECT h.id, h.slug, h.name, h.grant_number, h.delegate_number, 
 const present = (row: Record<string, unknown>): HeadStartProgram =>
   Object.setPrototypeOf(row, HeadStartProgram.prototype) as HeadStartProgram;
 
+/** A `@db.Date` column as the API serves it (YYYY-MM-DD); Prisma returns it as a UTC-midnight Date. */
+const calendarDate = (value: Date | null): string | null => (value ? value.toISOString().slice(0, 10) : null);
+
+/**
+ * Programs by id (the loader's batch): one Prisma read with the parent program's and the district's
+ * names joined (relationJoins: one statement, as the list's SQL), rows shaped as the list serves them.
+ */
 export async function loadHeadStartProgramsByIds(db: Db, ids: readonly string[]): Promise<HeadStartProgram[]> {
-  const rows = await db.query<Record<string, unknown>>(`${SELECT} WHERE h.id = ANY($1::uuid[])`, [ids]);
-  return rows.map(present);
+  const rows = await db.prisma.headStartProgram.findMany({
+    where: { id: { in: [...ids] } },
+    select: {
+      id: true,
+      slug: true,
+      name: true,
+      grant_number: true,
+      delegate_number: true,
+      parent_program_id: true,
+      parent_program: { select: { name: true } },
+      recipient_name: true,
+      state: true,
+      physical_address: true,
+      physical_city: true,
+      physical_zip: true,
+      county: true,
+      phone: true,
+      website_url: true,
+      email: true,
+      district_id: true,
+      district: { select: { name: true } },
+      program_types: true,
+      funded_slots: true,
+      open_site_count: true,
+      site_count: true,
+      status: true,
+      grant_amount: true,
+      grant_start: true,
+      grant_end: true,
+      source_url: true,
+      source_version: true,
+      operator_id: true,
+      created_at: true,
+      updated_at: true,
+    },
+  });
+  return rows.map(({ parent_program, district, ...row }) =>
+    present({
+      ...row,
+      parent_program_name: parent_program?.name ?? null,
+      district_name: district?.name ?? null,
+      grant_start: calendarDate(row.grant_start),
+      grant_end: calendarDate(row.grant_end),
+    }),
+  );
 }
 
 const ORDER_COLUMNS: Record<HeadStartOrderField, string> = {

@@ -1,5 +1,6 @@
 /**
- * Operator search and lookup. Everything a record shows is computed by one statement: the counts of
+ * Operator search and lookup, in hand-written SQL (one statement per list or batch of ids: bench/statements.ts
+ * and test/rest/operators.test.ts count them). Everything a record shows is computed by it: the counts of
  * active centers and open Head Start programs (scoped to the `state` filter), program_states, the
  * latest current Form 990 and its contractors over $100,000, the page and the total.
  *
@@ -197,7 +198,12 @@ function presentOperator(row: Record<string, unknown>): OperatorRow {
   return Object.setPrototypeOf(row, Operator.prototype) as OperatorRow;
 }
 
-/** Operators by id; a merged id yields the operator it became. Rows carry `__key`, the id asked for. */
+/**
+ * Operators by id; a merged id yields the operator it became. Rows carry `__key`, the id asked for.
+ * Hand-written SQL, not Prisma: the record is computed (merge chains, scoped counts, latest 990 and its
+ * contractors), which the client cannot express in one statement; one statement per batch is what
+ * bench/statements.ts and test/rest/operators.test.ts measure.
+ */
 export async function loadOperatorsByIds(db: Db, ids: readonly string[]): Promise<(OperatorRow & { __key: string })[]> {
   const p = new SqlParams();
   const ctes = operatorCtes(p, { states: null, ids: [...ids], contractor: null });
