@@ -88,6 +88,7 @@ export async function runIngest(db: Db, source: string, file: string, options: I
       related: tally.related,
       ms: Math.round(performance.now() - started),
     };
+    // Hand-written: in the file's transaction `q`, with the ingest it records (data/README.md load times).
     await q.query(
       `INSERT INTO ingest_runs (source, file, file_sha256, started_at, finished_at, summary) VALUES ($1, $2, $3, $4, now(), $5::jsonb)`,
       [source, name, csv.sha256(), startedAt.toISOString(), JSON.stringify(summary)],

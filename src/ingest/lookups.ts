@@ -10,6 +10,7 @@ import type { TableCounts } from "./types";
 
 /** districts.fed_id (LEAID) -> districts.id */
 export async function loadDistrictIds(q: Queryable): Promise<Map<string, string>> {
+  // Hand-written: bulk ingestion on the file's transaction `q` (data/README.md load times, bench/startup.ts).
   const rows = await q.query<{ id: string; fed_id: string }>(`SELECT id, fed_id FROM districts`);
   return new Map(rows.map((r) => [r.fed_id, r.id]));
 }
@@ -36,6 +37,7 @@ export class DistrictMatcher {
   private constructor(private readonly levels: Map<string, string | null>[]) {}
 
   static async load(q: Queryable): Promise<DistrictMatcher> {
+    // Hand-written: bulk ingestion on the file's transaction `q` (data/README.md load times, bench/startup.ts).
     const rows = await q.query<{ id: string; name: string; state: string }>(`SELECT id, name, state FROM districts`);
     const levels = [new Map<string, string | null>(), new Map<string, string | null>(), new Map<string, string | null>()];
     for (const row of rows) {
@@ -97,6 +99,7 @@ export class OperatorRegistry {
 
   static async load(q: Queryable): Promise<OperatorRegistry> {
     const registry = new OperatorRegistry();
+    // Hand-written: bulk ingestion on the file's transaction `q` (data/README.md load times, bench/startup.ts).
     const rows = await q.query<{
       id: string;
       normalized_name: string;
@@ -181,6 +184,7 @@ export class OperatorRegistry {
       const missing = rows.filter((r) => !bySlug.has(r.slug as string)).map((r) => r.slug as string);
       if (missing.length) {
         // Same slug already taken by an operator this registry did not index (e.g. a merged one): link to it.
+        // Hand-written: bulk ingestion on the file's transaction `q` (data/README.md load times, bench/startup.ts).
         for (const r of await q.query<{ id: string; slug: string }>(`SELECT id, slug FROM operators WHERE slug = ANY($1::text[])`, [
           missing,
         ])) {

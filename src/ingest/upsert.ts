@@ -57,6 +57,7 @@ export class Upserter {
     }
     // Every row carries every column, so an absent value is an explicit null, never a stale one.
     const payload = rows.map((row) => Object.fromEntries(spec.insert.map((column) => [column, row[column] ?? null])));
+    // Hand-written: bulk ingestion on the file's transaction `q` (data/README.md load times, bench/startup.ts): one statement per batch.
     const returned = await this.q.query<{ _inserted: boolean } & R>(sql, [JSON.stringify(payload)]);
     const inserted = returned.filter((r) => r._inserted).length;
     return { inserted, updated: returned.length - inserted, unchanged: rows.length - returned.length, rows: returned };

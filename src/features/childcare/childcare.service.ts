@@ -162,6 +162,7 @@ export async function listChildcareCenters(db: Db, args: ChildcareListArgs): Pro
   checkPaging(limit, offset, CHILDCARE_MAX_LIMIT);
   const p = new SqlParams();
   const where = whereClauses(args.filter ?? {}, p);
+  // Hand-written list page, one statement with page and total (bench/statements.ts counts it).
   const sql = pagedSql({
     filtered: `${SELECT} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`,
     order: order(args.orderBy, args.orderAscending),

@@ -28,6 +28,7 @@ export async function insertRows(q: Queryable, types: ColumnTypes, table: string
   const list = columns.map(ident).join(", ");
   const sql = `INSERT INTO ${ident(table)} (${list}) SELECT ${list} FROM jsonb_to_recordset($1::jsonb) AS x(${definitions.join(", ")})`;
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    // Hand-written: bulk demo seed on the seed's transaction `q` (bench/startup.ts first start): one statement per chunk.
     // Every row carries every column, so a missing value is an explicit null rather than a silent default.
     const chunk = rows
       .slice(start, start + ROWS_PER_STATEMENT)

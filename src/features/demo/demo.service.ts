@@ -107,6 +107,7 @@ export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Prom
   const projects = options.projectIds ?? [];
   // Inside the transaction only `q` is used: embedded PGlite has one connection and would deadlock on `db`.
   return db.transaction(async (q) => {
+    // Hand-written: Prisma has no advisory locks; on the seed's transaction `q` (bench/startup.ts first start).
     await q.query(`SELECT pg_advisory_xact_lock(${DEMO_SEED_LOCK})`);
     const types = await readColumnTypes(q, DEMO_TABLES);
     const selection = await selectSubset(q);
@@ -221,6 +222,7 @@ const DEMO_WRITTEN_DISTRICTS = `(${DEMO_MARKED} OR (status = 'processing' AND ${
 const DEMO_WRITTEN_SCHOOLS = DEMO_MARKED;
 
 async function selectSubset(q: Queryable): Promise<Selection> {
+  // Hand-written: bulk demo seed on the seed's transaction `q` (bench/startup.ts first start).
   const [{ total }] = (await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM districts`)) as [{ total: number }];
   const completedCount = Math.min(DEMO_LIMITS.completedDistricts, Math.floor(total * DEMO_LIMITS.completedDistrictShare));
   const sideCount = total >= 4 ? Math.max(1, Math.floor(total / 10)) : 0;
@@ -230,6 +232,7 @@ async function selectSubset(q: Queryable): Promise<Selection> {
   // Round-robin over states: the largest district of each preferred state, then the second largest...
   // then the other states the same way. Closed districts come last; where the directory has no enrollment
   // (NE, IN, TN) the school count stands in for size; fed_id breaks ties.
+  // Hand-written: bulk demo seed on the seed's transaction `q` (bench/startup.ts first start): window ranking.
   const ranked = await q.query<DistrictSeedRow>(
     `SELECT id, fed_id, name, state, physical_city, student_count, school_count, phone
        FROM (SELECT d.*, row_number() OVER (PARTITION BY state ORDER BY operational_status IS NOT DISTINCT FROM 'Closed',
@@ -246,6 +249,7 @@ async function selectSubset(q: Queryable): Promise<Selection> {
   const processingDistricts = ranked.slice(completedCount + errorCount);
   const districtIds = completedDistricts.map((d) => d.id);
 
+  // Hand-written: bulk demo seed on the seed's transaction `q` (bench/startup.ts first start).
   const [{ inside }] = (await q.query<{ inside: number }>(
     `SELECT count(*)::int AS inside FROM schools WHERE district_id = ANY($1::uuid[])`,
     [districtIds],
@@ -253,6 +257,7 @@ async function selectSubset(q: Queryable): Promise<Selection> {
   const completedSchoolCount = Math.min(DEMO_LIMITS.completedSchools, Math.ceil(inside * DEMO_LIMITS.completedSchoolShare));
   const errorSchoolCount = Math.min(DEMO_LIMITS.errorSchools, Math.floor(inside / 10));
   // Round-robin over the subset's districts, largest school first.
+  // Hand-written: bulk demo seed on the seed's transaction `q` (bench/startup.ts first start): window ranking.
   const schools = await q.query<SchoolSeedRow>(
     `SELECT id, fed_id, name, state, district_id, physical_city, student_count, grade_low, grade_high, phone
        FROM (SELECT s.*, row_number() OVER (PARTITION BY district_id ORDER BY student_count DESC NULLS LAST, fed_id) AS district_rank
@@ -264,10 +269,12 @@ async function selectSubset(q: Queryable): Promise<Selection> {
   );
   const completedSchools = schools.slice(0, completedSchoolCount);
 
+  // Hand-written: bulk demo seed on the seed's transaction `q` (bench/startup.ts first start).
   const realIds = async (sql: string, ids: string[]): Promise<Set<string>> =>
     new Set((await q.query<{ id: string }>(sql, [ids, DEMO_SOURCE])).map((row) => row.id));
   // Assessment state rows are read by state and year whatever their source, so demo assessments go
   // only to states without any real assessment rows: demo and real figures never share a state.
+  // Hand-written: bulk demo seed on the seed's transaction `q` (bench/startup.ts first start).
   const realAssessmentStates = new Set(
     (
       await q.query<{ state: string }>(
@@ -283,6 +290,7 @@ async function selectSubset(q: Queryable): Promise<Selection> {
     districtIds,
   );
 
+  // Hand-written: bulk demo seed on the seed's transaction `q` (bench/startup.ts first start).
   const childcareCenters = await q.query<CenterSeedRow>(
     `SELECT id, source_key, name, state FROM childcare_centers c
       WHERE NOT EXISTS (SELECT 1 FROM childcare_people p WHERE p.center_id = c.id AND p.data_source <> $2)
@@ -316,6 +324,7 @@ function schoolGradeSpan(grades: { grade_low: string | null; grade_high: string 
 
 async function deleteDemoRows(q: Queryable, projectIds: string[]): Promise<void> {
   // Opportunities belong to projects: only those of the named projects are rewritten.
+  // Hand-written: bulk demo seed on the seed's transaction `q` (bench/startup.ts first start).
   await q.query(
     `DELETE FROM opportunity_source_checks WHERE opportunity_id IN (SELECT id FROM opportunities WHERE data_source = $1 AND project_id = ANY($2::uuid[]))`,
     [DEMO_SOURCE, projectIds],
@@ -331,6 +340,7 @@ async function deleteDemoRows(q: Queryable, projectIds: string[]): Promise<void>
  */
 async function applyExtraction(q: Queryable, table: "districts" | "schools", updates: readonly ExtractionUpdate[]): Promise<number> {
   const isDistrict = table === "districts";
+  // Hand-written: bulk demo seed on the seed's transaction `q` (bench/startup.ts first start).
   const reset = await q.query<{ id: string }>(
     `UPDATE ${table}
         SET status = 'pending', ai_summary = NULL, summary_generated_at = NULL, content_extracted_at = NULL, error_message = NULL
@@ -350,6 +360,7 @@ async function applyExtraction(q: Queryable, table: "districts" | "schools", upd
     strategic_priorities: update.strategic_priorities ?? null,
     meeting_minutes_pdfs: update.meeting_minutes_pdfs ?? null,
   }));
+  // Hand-written: bulk demo seed on the seed's transaction `q` (bench/startup.ts first start): one UPDATE for the subset.
   await q.query(
     `UPDATE ${table} t
         SET status = v.status, ai_summary = v.ai_summary, summary_generated_at = v.summary_generated_at,

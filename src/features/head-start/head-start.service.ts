@@ -152,6 +152,7 @@ export async function listHeadStartPrograms(db: Db, args: HeadStartListArgs): Pr
   checkPaging(limit, offset, HEAD_START_MAX_LIMIT);
   const p = new SqlParams();
   const where = whereClauses(args.filter ?? {}, p);
+  // Hand-written list page, one statement with page and total (bench/statements.ts counts it).
   const sql = pagedSql({
     filtered: `${SELECT} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`,
     order: order(args.orderBy, args.orderAscending),

@@ -277,7 +277,8 @@ export async function listOperators(db: Db, args: OperatorListArgs): Promise<Ope
   const p = new SqlParams();
   const ctes = operatorCtes(p, { states, ids: filter.ids ?? null, contractor });
   const where = whereClauses(filter, p, states);
-  // One statement: the count row always comes back, joined to the page (empty past the end).
+  // Hand-written list page, one statement (bench/statements.ts counts it): the count row always comes
+  // back, joined to the page (empty past the end).
   const sql = `${ctes},
     filtered AS (SELECT x.* FROM x ${where.length ? `WHERE ${where.join(" AND ")}` : ""}),
     page AS (

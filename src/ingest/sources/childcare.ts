@@ -134,6 +134,7 @@ export async function runRoster(ctx: IngestContext, roster: RosterSource): Promi
   }
   const ensured = await registry.ensure(ctx.q, upserter, candidates);
   ctx.tally.add("operators", ensured.counts);
+  // Hand-written: bulk ingestion on the file's transaction `q` (data/README.md load times, bench/startup.ts).
   const chainSets = await ctx.q.query<{ id: string }>(
     `UPDATE operators o SET chain_key = x.chain_key, updated_at = now()
        FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, chain_key text)
@@ -150,6 +151,7 @@ export async function runRoster(ctx: IngestContext, roster: RosterSource): Promi
     const operatorId = licensee && !licensee.district ? (registry.find(licensee.name, state)?.id ?? null) : null;
     return { source_key: sourceKey, chain, operator_id: operatorId };
   });
+  // Hand-written: bulk ingestion on the file's transaction `q` (data/README.md load times, bench/startup.ts).
   const changed = await ctx.q.query<{ source_key: string }>(
     `UPDATE childcare_centers c SET chain = x.chain, operator_id = x.operator_id, updated_at = now()
        FROM jsonb_to_recordset($1::jsonb) AS x(source_key text, chain text, operator_id uuid)

@@ -211,6 +211,7 @@ async function run(ctx: IngestContext): Promise<void> {
   }
   // Delegates point at their grant's program; one query finds the ids of the leads just written.
   const delegates = usable.filter((p) => p.delegateNumber);
+  // Hand-written: bulk ingestion on the file's transaction `q` (data/README.md load times, bench/startup.ts).
   const parents = await ctx.q.query<{ id: string; source_key: string }>(
     `SELECT id, source_key FROM head_start_programs WHERE source_key = ANY($1::text[])`,
     [[...new Set(delegates.map((p) => p.grantNumber))]],

@@ -126,6 +126,7 @@ async function run(ctx: IngestContext): Promise<void> {
       }
       if (matched.length) {
         const set = IRS_FIELDS.map((c) => `${c} = x.${c}`).join(", ");
+        // Hand-written: bulk ingestion on the file's transaction `q` (data/README.md load times, bench/startup.ts).
         const changed = await ctx.q.query(
           `UPDATE operators o SET ${set}, updated_at = now()
              FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, ein text, ntee_code text, total_revenue double precision, fiscal_year_end text, kind text)
@@ -153,6 +154,7 @@ async function run(ctx: IngestContext): Promise<void> {
         }
       }
       if (links.length) {
+        // Hand-written: bulk ingestion on the file's transaction `q` (data/README.md load times, bench/startup.ts).
         const linked = await ctx.q.query(
           `UPDATE childcare_centers c SET operator_id = x.operator_id, updated_at = now()
              FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, operator_id uuid)
@@ -172,6 +174,7 @@ async function run(ctx: IngestContext): Promise<void> {
  * this file adds as an operator is linked to the centers it holds licenses for.
  */
 async function unlinkedLicensees(ctx: IngestContext): Promise<Map<string, string[]>> {
+  // Hand-written: bulk ingestion on the file's transaction `q` (data/README.md load times, bench/startup.ts).
   const rows = await ctx.q.query<{ id: string; licensee_name: string; state: string }>(
     `SELECT id, licensee_name, state FROM childcare_centers
       WHERE operator_id IS NULL AND licensee_name IS NOT NULL AND district_operated IS NOT TRUE`,

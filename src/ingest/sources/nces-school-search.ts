@@ -235,6 +235,7 @@ function parseSchool(row: CsvRow, seen: SeenKeys, districtIds: Map<string, strin
 async function runSchools(ctx: IngestContext): Promise<void> {
   const upserter = await Upserter.create(ctx.q, ["schools", "school_annual_stats"]);
   const districtIds = await loadDistrictIds(ctx.q);
+  // Hand-written: bulk ingestion on the file's transaction `q` (data/README.md load times, bench/startup.ts).
   const rows = await ctx.q.query<{ id: string; fed_id: string }>(`SELECT id, fed_id FROM schools`);
   const schoolIds = new Map(rows.map((r) => [r.fed_id, r.id]));
   const seen = new SeenKeys();
