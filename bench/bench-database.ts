@@ -17,7 +17,7 @@ import { createDb, type Db } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
 import { packageRoot } from "../src/db/package-root";
 import { createApiKey } from "../src/features/auth/api-key.service";
-import { seedDemoLayer } from "../src/features/demo/demo.service";
+import { seedDemoLayer } from "../src/seed/demo/demo.service";
 import { createOrganization } from "../src/features/organizations/organization.service";
 import { INGEST_SOURCES, runIngest } from "../src/ingest";
 
@@ -51,7 +51,7 @@ function fingerprint(): string {
     ...BENCH_SOURCES.flatMap((source) => INGEST_SOURCES[source].files.map((f) => path.join(packageRoot, f))),
     ...filesUnder("prisma/migrations"),
     ...filesUnder("src/ingest"),
-    ...filesUnder("src/features/demo"),
+    ...filesUnder("src/seed/demo"),
     __filename,
   ];
   for (const file of inputs) hash.update(path.relative(packageRoot, file)).update(fs.readFileSync(file));

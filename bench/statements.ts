@@ -10,7 +10,7 @@ import { createApp } from "../src/app";
 import { loadEnv } from "../src/config/env";
 import { createDb } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
-import { seedDemoLayer } from "../src/features/demo/demo.service";
+import { seedDemoLayer } from "../src/seed/demo/demo.service";
 import { seedDemoOrganizations } from "../src/features/organizations/demo-organizations";
 import { runIngest } from "../src/ingest";
 

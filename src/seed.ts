@@ -1,9 +1,9 @@
 /**
  * `seed demo`: the real public files (src/ingest), the documented demo layer on top of them
- * (src/features/demo, every row data_source "demo"), and the three demo organizations.
+ * (src/seed/demo, every row data_source "demo"), and the three demo organizations.
  */
 import type { Db } from "./db/client";
-import { seedDemoLayer } from "./features/demo/demo.service";
+import { seedDemoLayer } from "./seed/demo/demo.service";
 import { seedDemoOrganizations, type DemoOrganizations } from "./features/organizations/demo-organizations";
 import { ingestDemoFiles } from "./ingest";
 

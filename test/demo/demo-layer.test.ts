@@ -14,7 +14,7 @@ import {
   PAIN_POINT_CATEGORIES,
   SIGNAL_TYPES,
   VENDOR_CATEGORIES,
-} from "../../src/features/demo/catalog";
+} from "../../src/seed/demo/catalog";
 import {
   DEMO_DISTRICT_COLUMNS,
   DEMO_SCHOOL_COLUMNS,
@@ -22,7 +22,7 @@ import {
   type DemoProjectRef,
   type DemoSummary,
   seedDemoLayer,
-} from "../../src/features/demo/demo.service";
+} from "../../src/seed/demo/demo.service";
 import { createTestDb, type TestDb } from "../support/db";
 
 const STATES = ["NE", "CA", "FL", "TX", "MI", "NY"];

@@ -13,5 +13,3 @@ export function createChildcareLoaders(db: Db) {
     ),
   };
 }
-
-export type ChildcareLoaders = ReturnType<typeof createChildcareLoaders>;

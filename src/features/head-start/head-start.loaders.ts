@@ -12,5 +12,3 @@ export function createHeadStartLoaders(db: Db) {
     ),
   };
 }
-
-export type HeadStartLoaders = ReturnType<typeof createHeadStartLoaders>;

@@ -12,5 +12,3 @@ export function createOperatorLoaders(db: Db) {
     byId: new DataLoader<string, OperatorRow | null>(async (ids) => byKeys(ids, await loadOperatorsByIds(db, ids), (r) => r.__key)),
   };
 }
-
-export type OperatorLoaders = ReturnType<typeof createOperatorLoaders>;
