@@ -11,6 +11,7 @@ import { createTestApp, type TestApp } from "../support/app";
 import { insertAssessmentSummary, insertIntelligence, insertSpecialEducationFinance, insertUnlock } from "../support/block-factories";
 import { insertDistrict, insertDistrictStats } from "../support/factories";
 import { insertSchool } from "../support/school-factories";
+import { countStatements } from "../support/statements";
 
 const PAGE = `query Page($limit: Int, $state: String) {
   districts(limit: $limit, filter: { state: $state }) {
@@ -83,11 +84,7 @@ describe("/graphql on the compiled engine", () => {
   });
 
   it("runs the district page with its blocks in as many statements as REST", async () => {
-    const count = async (run: () => Promise<unknown>) => {
-      const before = t.db.stats.statements;
-      await run();
-      return t.db.stats.statements - before;
-    };
+    const count = (run: () => Promise<unknown>) => countStatements(t.db, run);
     const query = `{ districts(limit: 200) { data { id name annualStatistics { latest { totalEnrollment } trend { totalEnrollment } } } } }`;
     const graphql = await count(() => t.graphql(query, {}, "free"));
     const rest = await count(() => t.get("/api/v1/districts?limit=200", "free"));

@@ -1,6 +1,7 @@
 import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict } from "../support/factories";
 import { insertSchool, insertSchoolBreakdown, insertSchoolStats, insertUnlock } from "../support/school-factories";
+import { measureStatements } from "../support/statements";
 
 describe("schools over GraphQL: District.schools, School.district, updateSchool, batching", () => {
   let t: TestApp;
@@ -115,11 +116,10 @@ describe("schools over GraphQL: District.schools, School.district, updateSchool,
           pagination { total } } } } }`;
     const count = async (limit: number) => {
       await t.graphql(query(limit));
-      const before = t.db.stats.statements;
-      const res = await t.graphql(query(limit));
+      const { statements, result: res } = await measureStatements(t.db, () => t.graphql(query(limit)));
       expect(res.errors).toBeUndefined();
       expect(res.data.districts.data).toHaveLength(Math.min(limit, 6));
-      return t.db.stats.statements - before;
+      return statements;
     };
     const one = await count(1);
     const many = await count(200);
@@ -132,10 +132,9 @@ describe("schools over GraphQL: District.schools, School.district, updateSchool,
       `{ schools(limit: ${limit}, orderBy: student_count, orderAscending: false) { data { id district { id schools(limit: 3) { data { id district { id } } } } } } }`;
     const count = async (limit: number) => {
       await t.graphql(query(limit));
-      const before = t.db.stats.statements;
-      const res = await t.graphql(query(limit));
+      const { statements, result: res } = await measureStatements(t.db, () => t.graphql(query(limit)));
       expect(res.errors).toBeUndefined();
-      return t.db.stats.statements - before;
+      return statements;
     };
     const one = await count(1);
     expect(await count(200)).toBe(one);

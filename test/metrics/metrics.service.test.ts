@@ -1,6 +1,7 @@
 import { METRICS, type MetricEntity } from "../../src/features/metrics/metrics.catalog";
 import { metricsCatalogue } from "../../src/features/metrics/metrics.service";
 import { createTestDb, type TestDb } from "../support/db";
+import { measureStatements } from "../support/statements";
 import { insertAnnual, insertAssessment, insertDistrict, insertSchool } from "./support";
 
 let db: TestDb;
@@ -104,9 +105,8 @@ describe("metricsCatalogue", () => {
     await insertAnnual(db, "school", school, 2018, { total_enrollment: 20, free_or_reduced_price_lunch_pct: 50 });
     await insertAssessment(db, "school", school, 2017, "tn_tcap", { ela: 41, math: 42 });
 
-    const before = db.stats.statements;
-    const districts = await metricsCatalogue(db, "district");
-    expect(db.stats.statements - before).toBe(2);
+    const { statements, result: districts } = await measureStatements(db, () => metricsCatalogue(db, "district"));
+    expect(statements).toBe(2);
     expect(districts.map((m) => m.metric)).toEqual(METRICS.district.map((m) => m.metric));
     const byName = Object.fromEntries(districts.map((m) => [m.metric, m]));
     expect(byName.total_enrollment).toEqual({

@@ -5,6 +5,7 @@
 import { createTestApp, type TestApp } from "../support/app";
 import { insertCenter, insertOperator } from "../support/early-childhood-factories";
 import { insert } from "../support/factories";
+import { countStatements } from "../support/statements";
 
 const words = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean);
 
@@ -291,16 +292,14 @@ describe("childcare centers", () => {
 
   it("runs the same number of SQL statements for limit 1 and limit 200", async () => {
     const count = async (path: string) => {
-      await t.get(path).expect(200); // warm the key
-      const before = t.db.stats.statements;
-      await t.get(path).expect(200);
-      return t.db.stats.statements - before;
+      await t.get(path).expect(200); // warm-up outside the measurement
+      return countStatements(t.db, () => t.get(path).expect(200));
     };
     const one = await count("/api/v1/childcare-centers?limit=1&status=all");
     const many = await count("/api/v1/childcare-centers?limit=200&status=all");
     expect(one).toBe(many);
-    expect(many).toBeLessThanOrEqual(2); // the API key, then the list (page and total together)
-    expect(await count(`/api/v1/childcare-centers/${id.acorns}`)).toBeLessThanOrEqual(3); // + people
+    expect(many).toBe(2); // the API key, then the list (page and total together)
+    expect(await count(`/api/v1/childcare-centers/${id.acorns}`)).toBe(3); // the API key, the center, its people
   });
 
   it("serves the same data through POST /graphql, with people and operators batched", async () => {
@@ -325,14 +324,11 @@ describe("childcare centers", () => {
       operator: { name: "Little Acorns LLC", centerCount: 2, centerSeats: 140 },
     });
     // The API key, the list, one batch of people, one batch of operators: whatever the page size.
-    const statements = async (limit: number) => {
-      const before = t.db.stats.statements;
-      expect((await t.graphql(query, { limit })).errors).toBeUndefined();
-      return t.db.stats.statements - before;
-    };
+    const statements = (limit: number) =>
+      countStatements(t.db, async () => expect((await t.graphql(query, { limit })).errors).toBeUndefined());
     const one = await statements(1);
     expect(one).toBe(await statements(200));
-    expect(one).toBeLessThanOrEqual(4);
+    expect(one).toBe(4);
     const detail = await t.graphql(`query($id: UUID!) { childcareCenter(id: $id) { name people { title } } }`, { id: id.west });
     expect(detail.data.childcareCenter).toEqual({ name: "Little Acorns West", people: [{ title: "Lead Teacher" }] });
   });
