@@ -16,6 +16,7 @@ import {
   insertUnlock,
 } from "../support/block-factories";
 import { insertDistrict } from "../support/factories";
+import { measureStatements } from "../support/statements";
 
 const INTELLIGENCE = ["pain_points", "vendors", "funding", "contracts", "bids"] as const;
 
@@ -270,10 +271,11 @@ describe("district blocks", () => {
       const fields = "painPoints { id } vendors { id } funding { id } contracts { id } bids { id filing { action } }";
       const statements = async (id: string, selection: string) => {
         await t.graphql(`query($id: UUID!) { district(id: $id) { id } }`, { id }); // warm the key cache
-        const before = t.db.stats.statements;
-        const res = await t.graphql(`query($id: UUID!) { district(id: $id) { id ${selection} } }`, { id });
+        const { statements, result: res } = await measureStatements(t.db, () =>
+          t.graphql(`query($id: UUID!) { district(id: $id) { id ${selection} } }`, { id }),
+        );
         expect(res.errors).toBeUndefined();
-        return t.db.stats.statements - before;
+        return statements;
       };
       const plain = await statements(lockedWithData, "");
       expect(await statements(lockedWithData, fields)).toBe(plain);
