@@ -2,10 +2,7 @@ import type { Db } from "../db/client";
 import type { Viewer } from "../features/auth/viewer";
 import { createDistrictLoaders } from "../features/districts/district.loaders";
 import { createSchoolLoaders } from "../features/schools/school.loaders";
-import { createAssessmentLoaders } from "../features/assessments/assessment.loaders";
-import { createEventLoaders } from "../features/events/event.service";
-import { createIntelligenceLoaders } from "../features/intelligence/intelligence.loaders";
-import { createSpecialEducationLoaders } from "../features/special-education/special-education.loaders";
+import { createBlockLoaders } from "../features/blocks/block.loaders";
 import { createOperatorLoaders } from "../features/operators/operator.loaders";
 import { createHeadStartLoaders } from "../features/head-start/head-start.loaders";
 import { createChildcareLoaders } from "../features/childcare/childcare.loaders";
@@ -14,10 +11,7 @@ import { createChildcareLoaders } from "../features/childcare/childcare.loaders"
 const FACTORIES = {
   districts: createDistrictLoaders,
   schools: createSchoolLoaders,
-  assessments: (db: Db) => createAssessmentLoaders(db),
-  specialEducation: (db: Db) => createSpecialEducationLoaders(db),
-  intelligence: createIntelligenceLoaders,
-  events: (db: Db) => createEventLoaders(db),
+  blocks: createBlockLoaders,
   operators: (db: Db) => createOperatorLoaders(db),
   headStart: (db: Db) => createHeadStartLoaders(db),
   childcare: (db: Db) => createChildcareLoaders(db),

@@ -10,6 +10,9 @@ export enum LocaleBucket {
   town = "town",
   rural = "rural",
 }
+/** The first digit of the NCES locale code of each bucket. */
+export const LOCALE_CODE_PREFIX: Readonly<Record<LocaleBucket, string>> = { city: "1", suburban: "2", town: "3", rural: "4" };
+
 export enum GradeLevel {
   pre_k = "pre_k",
   elementary = "elementary",

@@ -1,6 +1,9 @@
 import { Field, Float, InputType, Int, registerEnumType } from "type-graphql";
 import { UUIDScalar } from "../../graphql/scalars";
 import { BidStatus, FundingSource, GradeLevel, LocaleBucket, PainPointCategory, PipelineStatus, VendorCategory } from "../common/enums";
+import { ListArgs, type ListArgsOf } from "../common/list-kit";
+
+export const DISTRICT_MAX_LIMIT = 200;
 
 export enum DistrictOrderField {
   name = "name",
@@ -55,3 +58,12 @@ export class DistrictFilter {
   hasExpiringContracts?: boolean;
   @Field(() => BidStatus, { nullable: true }) rfpStatus?: BidStatus;
 }
+
+/** The arguments of `districts` (GET /districts). */
+export const DistrictListArgs = ListArgs({
+  filter: DistrictFilter,
+  orderBy: { type: DistrictOrderField, default: DistrictOrderField.name },
+  maxLimit: DISTRICT_MAX_LIMIT,
+  metricQuery: true,
+});
+export type DistrictListArgs = ListArgsOf<DistrictFilter, DistrictOrderField>;

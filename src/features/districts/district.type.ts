@@ -1,12 +1,13 @@
 import { Field, ObjectType } from "type-graphql";
 import { Col, type Timestamp } from "../../graphql/fields";
-import { Access } from "../common/common.type";
+import { Access } from "../access/access.type";
+import { Page } from "../common/list-kit";
 
 /**
  * A school district: the federal directory record (NCES CCD), its rolled-up finance and staffing
  * figures, pipeline state, and (only once the caller's organization unlocked it) extracted intelligence.
- * Gated fields arrive already nulled by the service for locked records; nested blocks are field
- * resolvers backed by per-request DataLoaders (district.resolver.ts).
+ * Gated fields arrive already nulled for locked records (src/features/access/); nested blocks are
+ * block field resolvers (src/features/blocks/).
  */
 @ObjectType()
 export class District {
@@ -64,3 +65,5 @@ export class District {
   @Col("json", { description: "Values selected by metricQuery, keyed by their `as` name." })
   metric_values: Record<string, number | null> | null;
 }
+
+export const DistrictPage = Page(District, "DistrictPage");

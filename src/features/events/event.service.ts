@@ -2,13 +2,12 @@
  * Timeline events of a district or school, chronological: event_date, then created_at, then id (so
  * events of one day keep a stable order). Events are public (contract section 4).
  */
-import DataLoader from "dataloader";
-import { groupByKeys } from "../../db/batch";
 import type { Db } from "../../db/client";
-import { ENTITY_SQL, perEntityKind, type EntityKind } from "../common/entity-kind";
+import { ENTITY_SQL, type EntityKind } from "../common/entity-kind";
 import type { TimelineEvent } from "./event.type";
 
-const CHRONOLOGICAL = "e.event_date, e.created_at, e.id";
+/** The events' order (alias `e`). */
+export const CHRONOLOGICAL = (e: string): string => `${e}.event_date, ${e}.created_at, ${e}.id`;
 const COLUMNS = "e.id, e.entity_id, e.entity_type, e.event_date, e.event_type, e.title, e.description, e.source_url, e.created_at";
 
 /** The events of one entity, or null when no such entity exists. One statement. */
@@ -17,26 +16,9 @@ export async function listEntityEvents(db: Db, kind: EntityKind, id: string): Pr
   const rows = await db.query<TimelineEvent & { id: string | null }>(
     `SELECT ${COLUMNS} FROM ${ENTITY_SQL[kind].table} x
        LEFT JOIN timeline_events e ON e.entity_type = $2 AND e.entity_id = x.id
-      WHERE x.id = $1 ORDER BY ${CHRONOLOGICAL}`,
+      WHERE x.id = $1 ORDER BY ${CHRONOLOGICAL("e")}`,
     [id, kind],
   );
   if (!rows.length) return null;
   return rows.filter((row) => row.id !== null) as TimelineEvent[];
 }
-
-/** District.events / School.events over a whole page: one statement per kind. */
-export function createEventLoaders(db: Db) {
-  return perEntityKind(
-    (kind) =>
-      new DataLoader<string, TimelineEvent[]>(async (ids) => {
-        const rows = await db.query<TimelineEvent>(
-          `SELECT ${COLUMNS} FROM timeline_events e WHERE e.entity_type = $2 AND e.entity_id = ANY($1::uuid[])
-            ORDER BY e.entity_id, ${CHRONOLOGICAL}`,
-          [ids, kind],
-        );
-        return groupByKeys(ids, rows, (r) => r.entity_id);
-      }),
-  );
-}
-
-export type EventLoaders = ReturnType<typeof createEventLoaders>;

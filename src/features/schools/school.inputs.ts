@@ -1,6 +1,7 @@
 import { Field, Float, InputType, Int, registerEnumType } from "type-graphql";
 import { UUIDScalar } from "../../graphql/scalars";
 import { BidStatus, FundingSource, GradeLevel, LocaleBucket, PainPointCategory, PipelineStatus, VendorCategory } from "../common/enums";
+import { ListArgs, type ListArgsOf } from "../common/list-kit";
 
 export enum SchoolOrderField {
   name = "name",
@@ -49,3 +50,23 @@ export class SchoolFilter {
   hasExpiringContracts?: boolean;
   @Field(() => BidStatus, { nullable: true }) rfpStatus?: BidStatus;
 }
+
+export const SCHOOL_MAX_LIMIT = 200;
+export const DISTRICT_SCHOOLS_DEFAULT_LIMIT = 50;
+
+/** The arguments of `schools` (GET /schools). */
+export const SchoolListArgs = ListArgs({
+  filter: SchoolFilter,
+  orderBy: { type: SchoolOrderField, default: SchoolOrderField.name },
+  maxLimit: SCHOOL_MAX_LIMIT,
+  metricQuery: true,
+});
+export type SchoolListArgs = ListArgsOf<SchoolFilter, SchoolOrderField>;
+
+/** The arguments of District.schools: a page of the district's schools (no filter). */
+export const DistrictSchoolsArgs = ListArgs<never, SchoolOrderField>({
+  orderBy: { type: SchoolOrderField, default: SchoolOrderField.name },
+  maxLimit: SCHOOL_MAX_LIMIT,
+  defaultLimit: DISTRICT_SCHOOLS_DEFAULT_LIMIT,
+});
+export type DistrictSchoolsArgs = Omit<ListArgsOf<never, SchoolOrderField>, "filter" | "metricQuery">;

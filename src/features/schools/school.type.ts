@@ -1,12 +1,13 @@
 import { Field, ObjectType } from "type-graphql";
 import { Col } from "../../graphql/fields";
-import { Access, Pagination } from "../common/common.type";
+import { Access } from "../access/access.type";
+import { Page } from "../common/list-kit";
 
 /**
  * A school: the federal directory record (NCES CCD), pipeline state, and (only once the caller's
- * organization unlocked it) extracted intelligence. Gated fields arrive already nulled by the service
- * for locked records; nested blocks (annualStatistics, district, and other features' blocks) are field
- * resolvers backed by per-request DataLoaders.
+ * organization unlocked it) extracted intelligence. Gated fields arrive already nulled for locked
+ * records (src/features/access/); nested blocks are block field resolvers (src/features/blocks/), and
+ * `district` a field resolver of school.resolver.ts.
  */
 @ObjectType()
 export class School {
@@ -56,8 +57,4 @@ export class School {
   metric_values: Record<string, number | null> | null;
 }
 
-@ObjectType()
-export class SchoolPage {
-  @Field(() => [School]) data: School[];
-  @Field(() => Pagination) pagination: Pagination;
-}
+export const SchoolPage = Page(School, "SchoolPage");

@@ -1,20 +1,29 @@
 /**
- * Builds the annual_statistics and special_education_finance envelopes from rows already loaded for
- * a whole page. Pure and synchronous: the loaders did the I/O.
+ * Builds the annual_statistics and special_education_finance envelopes from a record's rows (read by
+ * the blocks, statistics.blocks.ts). Pure and synchronous.
  * History gating (contract section 4): on the free plan, unless the entity is followed, trends hold
  * only the latest year and say `history_gated: true`.
  */
-import type { BreakdownHistory, BreakdownYear } from "./statistics.type";
-
-export interface YearRow {
-  school_year_start: number;
-}
+import type {
+  BreakdownHistory,
+  BreakdownYear,
+  DistrictAnnualStatistics,
+  DistrictStatisticsEntry,
+  SchoolAnnualStatistics,
+  SchoolStatisticsEntry,
+} from "./statistics.type";
 
 export const STATISTICS_CAVEAT =
   "Each entry holds what the federal sources report for that school year. Sources publish on different " +
   "schedules (directory, membership, staff, SAIPE poverty, F-33 finance), so the latest entry can lack " +
   "fields a prior year has; latest_finance is the latest entry with finance data. Suppressed or missing " +
   "values are null, with the reason in the matching *_status field where one exists.";
+
+export const SCHOOL_STATISTICS_CAVEAT =
+  "Each entry holds what the federal sources report for that school year. Sources publish on different " +
+  "schedules (directory, membership, staff, school characteristics, free and reduced-price lunch), so the " +
+  "latest entry can lack fields a prior year has. Suppressed or missing values are null, with the reason in " +
+  "the matching *_status field where one exists.";
 
 export const FINANCE_CAVEAT =
   "Special-education finance combines F-33 finance with IDEA child counts for the same fiscal year; " +
@@ -71,9 +80,37 @@ export function breakdownHistories(series: Map<string, BreakdownYear[]>, history
 const FINANCE_MARKERS = ["finance_fiscal_year", "total_revenue", "total_expenditures", "current_expenditures"] as const;
 
 /** The latest entry that carries finance data. */
-export function latestFinance<T extends Record<string, unknown>>(rows: readonly T[]): T | null {
+export function latestFinance<T extends Partial<Record<(typeof FINANCE_MARKERS)[number], unknown>>>(rows: readonly T[]): T | null {
   for (let i = rows.length - 1; i >= 0; i -= 1) {
     if (FINANCE_MARKERS.some((column) => rows[i][column] != null)) return rows[i];
   }
   return null;
+}
+
+export const DISTRICT_BREAKDOWN_KEYS = ["enrollment_grade", "enrollment_race_sex", "staff_category", "idea_disability"] as const;
+export const SCHOOL_BREAKDOWN_KEYS = ["enrollment_grade", "enrollment_race_sex"] as const;
+
+/** A district's annual_statistics block from its entries (ascending school year). */
+export function districtAnnualStatistics(rows: DistrictStatisticsEntry[], historyOpen: boolean): DistrictAnnualStatistics {
+  const series = gateSeries(rows, historyOpen);
+  return {
+    latest: rows[rows.length - 1] ?? null,
+    latest_finance: latestFinance(rows),
+    trend: series.trend,
+    history_gated: series.history_gated,
+    history_years_available: series.history_years_available,
+    caveat: STATISTICS_CAVEAT,
+  };
+}
+
+/** A school's annual_statistics block (no latest_finance). */
+export function schoolAnnualStatistics(rows: SchoolStatisticsEntry[], historyOpen: boolean): SchoolAnnualStatistics {
+  const series = gateSeries(rows, historyOpen);
+  return {
+    latest: rows[rows.length - 1] ?? null,
+    trend: series.trend,
+    history_gated: series.history_gated,
+    history_years_available: series.history_years_available,
+    caveat: SCHOOL_STATISTICS_CAVEAT,
+  };
 }

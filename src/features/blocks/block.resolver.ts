@@ -1,0 +1,56 @@
+/**
+ * The field resolvers of every block (registry.ts), generated: one resolver class per block and entity
+ * kind, with one field per block field. A resolver answers with what a list prefetched (PREFETCHED),
+ * else null for a gated block of a locked record, else the block's loader shaped for the record.
+ */
+import { Ctx, FieldResolver, Resolver, Root } from "type-graphql";
+import type { Context } from "../../graphql/context";
+import { PREFETCHED, type Prefetchable } from "../../graphql/fields";
+import { isUnlocked } from "../access/access.service";
+import type { EntityKind } from "../common/entity-kind";
+import { District } from "../districts/district.type";
+import { School } from "../schools/school.type";
+import type { BlockDefinition, BlockField, BlockRecord } from "./block";
+import { BLOCK_RECORD, holdsBlocks } from "./block.service";
+import { BLOCKS } from "./registry";
+
+const RECORD_TYPES: Record<EntityKind, Function> = { district: District, school: School };
+
+const pascal = (name: string) => name.replace(/(^|_)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+
+function resolve(block: BlockDefinition, field: BlockField<unknown>, kind: EntityKind, holds: boolean) {
+  return (root: Prefetchable, ctx: Context): unknown => {
+    const ready = root[PREFETCHED]?.[field.name];
+    if (ready !== undefined) return ready;
+    const record = (block.under ? (root as Record<symbol, unknown>)[BLOCK_RECORD] : root) as BlockRecord;
+    if (block.gated && !isUnlocked(record)) return null;
+    return ctx.loaders.blocks.load(block, kind, record.id).then((rows) => {
+      const value = field.shape(rows, record);
+      if (holds && value) (value as Record<symbol, unknown>)[BLOCK_RECORD] = record;
+      return value;
+    });
+  };
+}
+
+function resolverClass(block: BlockDefinition, kind: EntityKind): Function {
+  class BlockResolver {}
+  const prototype = BlockResolver.prototype as unknown as Record<string, unknown>;
+  for (const field of block.fields) {
+    const holds = !block.under && holdsBlocks(kind, field.name);
+    Object.defineProperty(prototype, field.name, { value: resolve(block, field, kind, holds), writable: true, configurable: true });
+    Root()(prototype, field.name, 0);
+    Ctx()(prototype, field.name, 1);
+    const description = typeof field.description === "function" ? field.description(kind) : field.description;
+    FieldResolver(field.type as never, { nullable: field.nullable, description })(
+      prototype,
+      field.name,
+      Object.getOwnPropertyDescriptor(prototype, field.name)!,
+    );
+  }
+  Resolver(() => (block.under ? block.under.type() : RECORD_TYPES[kind]))(BlockResolver);
+  Object.defineProperty(BlockResolver, "name", { value: `${pascal(kind)}${pascal(block.name)}BlockResolver` });
+  return BlockResolver;
+}
+
+/** Every block's resolver classes (src/graphql/resolvers.ts adds them to the schema). */
+export const blockResolvers = (): Function[] => BLOCKS.flatMap((block) => block.kinds.map((kind) => resolverClass(block, kind)));

@@ -1,0 +1,285 @@
+/**
+ * The list kit: everything a list resource (districts, schools, operators, Head Start programs,
+ * childcare centers, and every later list) shares, so no resource writes its own copy.
+ *
+ * - `ListArgs(...)`: the list-argument type (filter, orderBy, orderAscending, limit, offset[, metricQuery]);
+ * - `Page(Item, name)`: the page type `{ data: [Item!]!, pagination: Pagination! }`;
+ * - `pageArgs`: limit and offset, checked against the resource's maximum;
+ * - `sortClause`: the sort contract (nulls last in both directions, ties broken by ascending id);
+ * - `compileFilter` and the clause builders: a resource declares its filter as a list of clauses;
+ * - `pageSql` / `readPage`: one statement for a page and its total, the total included past the end.
+ */
+import { ArgsType, Field, Int, ObjectType, type ClassType } from "type-graphql";
+import type { SqlParams } from "../../db/sql";
+import { BadRequestError } from "../../graphql/errors";
+import { Pagination, pagination } from "./common.type";
+
+// ---------------------------------------------------------------------------------------------------
+// Types: the page and the list arguments
+
+/** A page of a list: what a list service returns and its GraphQL `Page(Item)` type describes. */
+export interface PageOf<T> {
+  data: T[];
+  pagination: Pagination;
+}
+
+/** The GraphQL page type of `item`, named `name` (DistrictPage, SchoolPage ...). */
+export function Page<T extends object>(item: ClassType<T>, name: string): ClassType<PageOf<T>> {
+  @ObjectType(name)
+  class PageType implements PageOf<T> {
+    @Field(() => [item]) data: T[];
+    @Field(() => Pagination) pagination: Pagination;
+  }
+  return PageType;
+}
+
+export const DEFAULT_LIMIT = 50;
+
+/** The arguments of every list: the sort, the paging, and (when the resource has them) its filter and metric query. */
+export interface ListArgsOf<F, O extends string> {
+  filter?: F | null;
+  orderBy?: O | null;
+  orderAscending?: boolean | null;
+  limit?: number | null;
+  offset?: number | null;
+  metricQuery?: string | null;
+}
+
+export interface ListArgsOptions<F, O extends string> {
+  /** The filter input type; none for a list without filters (District.schools). */
+  filter?: ClassType<F & object>;
+  /** The enum of sortable fields and the default. */
+  orderBy: { type: object; default: O };
+  maxLimit: number;
+  defaultLimit?: number;
+  /** Takes a metric query (districts, schools). */
+  metricQuery?: boolean;
+}
+
+/** The GraphQL ArgsType of a list (use with `@Args(() => TheArgs)`). */
+export function ListArgs<F, O extends string>(options: ListArgsOptions<F, O>): ClassType<ListArgsOf<F, O>> {
+  class ListArgsType {}
+  const field = (name: string, type: () => unknown, fieldOptions: Record<string, unknown>) =>
+    Field(type as never, { nullable: true, ...fieldOptions })(ListArgsType.prototype, name);
+  if (options.filter) field("filter", () => options.filter, {});
+  field("orderBy", () => options.orderBy.type, { defaultValue: options.orderBy.default });
+  field("orderAscending", () => Boolean, { defaultValue: true });
+  field("limit", () => Int, {
+    defaultValue: options.defaultLimit ?? DEFAULT_LIMIT,
+    description: `1 to ${options.maxLimit.toLocaleString("en-US")}.`,
+  });
+  field("offset", () => Int, { defaultValue: 0 });
+  if (options.metricQuery) {
+    field("metricQuery", () => String, { description: "Metric query JSON (contract section 8), at most 16,000 characters." });
+  }
+  ArgsType()(ListArgsType);
+  return ListArgsType as ClassType<ListArgsOf<F, O>>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Paging and sorting
+
+/** The page asked for, checked: limit 1..maxLimit, offset >= 0 (400 otherwise). */
+export function pageArgs(
+  args: { limit?: number | null; offset?: number | null },
+  maxLimit: number,
+  defaultLimit = DEFAULT_LIMIT,
+): { limit: number; offset: number } {
+  const limit = args.limit ?? defaultLimit;
+  const offset = args.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit)
+    throw new BadRequestError(`limit must be an integer from 1 to ${maxLimit}`);
+  if (!Number.isInteger(offset) || offset < 0) throw new BadRequestError("offset must be an integer >= 0");
+  return { limit, offset };
+}
+
+/**
+ * The list sort contract (section 1): the chosen column, nulls last in both directions, ties broken by
+ * ascending id so paging is stable. `column` comes from a feature's allowlist, never from the caller.
+ */
+export function sortClause(alias: string, column: string, ascending: boolean | null | undefined): string {
+  return `${alias}.${column} ${ascending === false ? "DESC" : "ASC"} NULLS LAST, ${alias}.id ASC`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The statement: a page and its total
+
+export interface PageSqlParts {
+  /** Leading `WITH [RECURSIVE] ...` entries the rest may use, or none. */
+  with?: string;
+  /** FROM of the rows to filter and sort (with the aliases `where` and `order` use). */
+  from: string;
+  where: readonly string[];
+  /** ORDER BY over `from`, ending with a unique tie-breaker (sortClause). */
+  order: string;
+  /** What the page keeps of each row: its key (`d.id AS __id`, joined back in `join`) or the whole row (`x.*`). */
+  keep: string;
+  /** Without filters: the total read more cheaply than by a window over every row (`(SELECT count(*) FROM districts)`). */
+  countAll?: string;
+  /** Placeholders of limit and offset. */
+  limit: string;
+  offset: string;
+  /** Select list of the page's rows, over `page` and `join`'s aliases. */
+  select: string;
+  /** Joins from `page` to the rest of each row (`JOIN districts d ON d.id = page.__id ...`). */
+  join?: string;
+}
+
+/**
+ * One statement for a page and its total. The filter, count and sort run over narrow tuples (`keep`),
+ * and only the page's rows are then read in full (`join`, `select`: columns computed per row, such as
+ * blocks, run for the page only). Filtered, a window count reads the filtered set once for the count
+ * and the page; unfiltered, `countAll`. Past the end no page row carries the total: one row of nulls
+ * (`__position` null) comes back with the total counted then (the count runs only in that case).
+ */
+export function pageSql(parts: PageSqlParts): string {
+  const where = parts.where.length ? `WHERE ${parts.where.join(" AND ")}` : "";
+  const total = !parts.where.length && parts.countAll ? parts.countAll : "count(*) OVER ()";
+  return `${parts.with ? `${parts.with},` : "WITH"} page AS MATERIALIZED (
+      SELECT ranked.*, row_number() OVER () AS __position FROM (
+        SELECT ${parts.keep}, ${total} AS __page_total
+          FROM ${parts.from}
+          ${where}
+         ORDER BY ${parts.order}
+         LIMIT ${parts.limit} OFFSET ${parts.offset}) ranked)
+    SELECT coalesce(page.__page_total, (SELECT count(*) FROM ${parts.from} ${where})) AS __total, page.__position AS __position, ${parts.select}
+      FROM (SELECT) AS one LEFT JOIN ${parts.join ? `(page ${parts.join})` : "page"} ON true
+     ORDER BY page.__position`;
+}
+
+/** Rows of `pageSql` -> the page (`present` turns each row into the record served). */
+export function readPage<T>(
+  rows: readonly Record<string, unknown>[],
+  limit: number,
+  offset: number,
+  present: (row: Record<string, unknown>) => T,
+): PageOf<T> {
+  const total = rows.length ? Number(rows[0].__total) : 0;
+  const data = rows.length && rows[0].__position !== null ? rows.map(present) : [];
+  return { data, pagination: pagination(total, limit, offset) };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Filters
+
+/**
+ * One clause of a resource's filter: SQL (one condition or several, ANDed) for the filter's value,
+ * or nothing when the filter does not set it. `context` is what the resource passes (the viewer).
+ * Clauses check their values and answer 400 naming the parameter.
+ */
+export type FilterClause<F, C = unknown> = (filter: F, p: SqlParams, context: C) => string | readonly string[] | null | undefined | false;
+
+/** WHERE conditions of `filter`, clause by clause in the declared order (so the first bad parameter is the one reported). */
+export function compileFilter<F, C>(clauses: readonly FilterClause<F, C>[], filter: F, p: SqlParams, context: C): string[] {
+  const where: string[] = [];
+  for (const clause of clauses) {
+    const sql = clause(filter, p, context);
+    if (!sql) continue;
+    if (typeof sql === "string") where.push(sql);
+    else where.push(...sql);
+  }
+  return where;
+}
+
+type ValueOf<F, K extends keyof F> = NonNullable<F[K]>;
+
+/** `column = value` (checked and converted by `check`; `cast` e.g. `::uuid`). */
+export const equals =
+  <F, K extends keyof F>(key: K, column: string, check?: (value: ValueOf<F, K>) => unknown, cast = ""): FilterClause<F> =>
+  (f, p) =>
+    f[key] != null && `${column} = ${p.add(check ? check(f[key] as ValueOf<F, K>) : f[key])}${cast}`;
+
+/** `column` equals the text, ignoring case (`name`: the parameter). */
+export const equalsIgnoringCase =
+  <F>(key: keyof F, column: string, name: string): FilterClause<F> =>
+  (f, p) =>
+    f[key] != null && `lower(${column}) = lower(${p.add(checkText(name, f[key] as string))})`;
+
+/** `column` contains the text, ignoring case; the caller's % and _ are taken literally. */
+export const contains =
+  <F>(key: keyof F, column: string, name: string): FilterClause<F> =>
+  (f, p) =>
+    f[key] != null && `${column} ILIKE ${p.add(containsPattern(checkText(name, f[key] as string)))}`;
+
+/** `column` is one of the values (`type`: their SQL type). */
+export const anyOf =
+  <F>(key: keyof F, column: string, type: "uuid" | "text"): FilterClause<F> =>
+  (f, p) =>
+    f[key] != null && `${column} = ANY(${p.add(f[key])}::${type}[])`;
+
+/** The text[] `column` shares a value with the list. */
+export const overlaps =
+  <F>(key: keyof F, column: string): FilterClause<F> =>
+  (f, p) =>
+    f[key] != null && `${column} && ${p.add(f[key])}::text[]`;
+
+/** min_<name> <= `column` <= max_<name>, both optional, non-negative (integers when `integer`). */
+export const range =
+  <F>(minKey: keyof F, maxKey: keyof F, name: string, column: string, integer: boolean): FilterClause<F> =>
+  (f, p) => {
+    const min = f[minKey] as number | null | undefined;
+    const max = f[maxKey] as number | null | undefined;
+    checkRange(name, min, max, integer);
+    const clauses: string[] = [];
+    if (min != null) clauses.push(`${column} >= ${p.add(min)}`);
+    if (max != null) clauses.push(`${column} <= ${p.add(max)}`);
+    return clauses;
+  };
+
+/** `column` is an entity of the caller's list (one id) or of any of its lists (several). */
+export const inCallerLists =
+  <F>(key: keyof F, column: string): FilterClause<F, { organizationId: string }> =>
+  (f, p, viewer) => {
+    const lists = f[key] as string | string[] | null | undefined;
+    if (lists == null) return null;
+    const which = Array.isArray(lists) ? `l.id = ANY(${p.add(lists)}::uuid[])` : `l.id = ${p.add(lists)}::uuid`;
+    return `${column} IN (SELECT li.entity_id FROM list_items li JOIN lists l ON l.id = li.list_id
+                      WHERE ${which} AND l.organization_id = ${p.add(viewer.organizationId)}::uuid)`;
+  };
+
+export function checkRange(name: string, min: number | undefined | null, max: number | undefined | null, integer: boolean): void {
+  for (const [which, value] of [
+    ["min", min],
+    ["max", max],
+  ] as const) {
+    if (value == null) continue;
+    if (!Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value)) || value > 2147483647) {
+      throw new BadRequestError(`${which}_${name} must be ${integer ? "an integer" : "a number"} from 0 to 2147483647`);
+    }
+  }
+  if (min != null && max != null && min > max) throw new BadRequestError(`min_${name} must not exceed max_${name}`);
+}
+
+/** ILIKE pattern matching `text` anywhere, with the user's % and _ taken literally. */
+export const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export function checkState(state: string): string {
+  if (!/^[A-Za-z]{2}$/.test(state)) throw new BadRequestError(`state must be a two-letter abbreviation, got "${state}"`);
+  return state.toUpperCase();
+}
+
+export function checkText(name: string, value: string, max = 200): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw new BadRequestError(`${name} must not be empty`);
+  if (trimmed.length > max) throw new BadRequestError(`${name} must be at most ${max} characters`);
+  return trimmed;
+}
+
+/** Checks a comma-separated list parameter's items and returns them trimmed, once each (empty list: 400). */
+export function checkList(name: string, items: readonly string[], check: (item: string) => string): string[] {
+  if (!items.length) throw new BadRequestError(`${name} must be a non-empty comma-separated list`);
+  return [...new Set(items.map((item) => check(item.trim())))];
+}
+
+/**
+ * The `county` list filter: exact names, any case, with or without a trailing "County" (rosters write
+ * "Lancaster", "LANCASTER" or "Lancaster County").
+ */
+export function countyClause(column: string, counties: readonly string[], p: SqlParams): string {
+  const names = checkList("county", counties, (c) =>
+    checkText("county", c)
+      .toLowerCase()
+      .replace(/\s+county$/, ""),
+  );
+  return `regexp_replace(lower(${column}), '\\s+county$', '') = ANY(${p.add(names)}::text[])`;
+}
