@@ -1,5 +1,8 @@
 import { Field, InputType, Int, registerEnumType } from "type-graphql";
 import { UUIDScalar } from "../../graphql/scalars";
+import { ListArgs, type ListArgsOf } from "../common/list-kit";
+
+export const CHILDCARE_MAX_LIMIT = 200;
 
 export enum ChildcareOrderField {
   name = "name",
@@ -47,3 +50,11 @@ export class ChildcareFilter {
   search?: string;
   @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
 }
+
+/** The arguments of `childcareCenters` (GET /childcare-centers). */
+export const ChildcareListArgs = ListArgs({
+  filter: ChildcareFilter,
+  orderBy: { type: ChildcareOrderField, default: ChildcareOrderField.name },
+  maxLimit: CHILDCARE_MAX_LIMIT,
+});
+export type ChildcareListArgs = ListArgsOf<ChildcareFilter, ChildcareOrderField>;

@@ -1,25 +1,17 @@
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, Ctx, FieldResolver, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context";
 import { UUIDScalar } from "../../graphql/scalars";
 import type { OperatorRow } from "../operators/operator.service";
 import { Operator } from "../operators/operator.type";
-import { ChildcareFilter, ChildcareOrderField } from "./childcare.inputs";
+import type { PageOf } from "../common/list-kit";
+import { ChildcareListArgs } from "./childcare.inputs";
 import { listChildcareCenters } from "./childcare.service";
 import { ChildcareCenter, ChildcareCenterPage, ChildcarePerson } from "./childcare.type";
-
-@ArgsType()
-export class ChildcareListArgsType {
-  @Field(() => ChildcareFilter, { nullable: true }) filter?: ChildcareFilter;
-  @Field(() => ChildcareOrderField, { nullable: true, defaultValue: ChildcareOrderField.name }) orderBy?: ChildcareOrderField;
-  @Field({ nullable: true, defaultValue: true }) orderAscending?: boolean;
-  @Field(() => Int, { nullable: true, defaultValue: 50, description: "1 to 200." }) limit?: number;
-  @Field(() => Int, { nullable: true, defaultValue: 0 }) offset?: number;
-}
 
 @Resolver(() => ChildcareCenter)
 export class ChildcareCenterResolver {
   @Query(() => ChildcareCenterPage, { description: "Search childcare centers. Same filters as GET /api/v1/childcare-centers." })
-  async childcareCenters(@Args() args: ChildcareListArgsType, @Ctx() ctx: Context): Promise<ChildcareCenterPage> {
+  async childcareCenters(@Args(() => ChildcareListArgs) args: ChildcareListArgs, @Ctx() ctx: Context): Promise<PageOf<ChildcareCenter>> {
     const page = await listChildcareCenters(ctx.db, args);
     for (const row of page.data) ctx.loaders.childcare.byId.prime(row.id, row);
     return page;

@@ -6,35 +6,37 @@
 import type { Db } from "../../db/client";
 import { SqlParams } from "../../db/sql";
 import { BadRequestError } from "../../graphql/errors";
-import type { Pagination } from "../common/common.type";
-import { checkPaging, checkRange, checkState, checkText, containsPattern } from "../common/list-query";
-import { checkList, countyClause, pagedSql, pageOf, sortClause } from "../common/paged-query";
-import { ChildcareStatusFilter, type ChildcareFilter, type ChildcareOrderField } from "./childcare.inputs";
+import {
+  checkList,
+  checkRange,
+  checkState,
+  checkText,
+  containsPattern,
+  countyClause,
+  pageArgs,
+  pageSql,
+  readPage,
+  sortClause,
+  type PageOf,
+} from "../common/list-kit";
+import {
+  CHILDCARE_MAX_LIMIT,
+  ChildcareStatusFilter,
+  type ChildcareFilter,
+  type ChildcareListArgs,
+  type ChildcareOrderField,
+} from "./childcare.inputs";
 import { ChildcareCenter, ChildcarePerson } from "./childcare.type";
 
-export const CHILDCARE_MAX_LIMIT = 200;
 /** The `chain` filter's word for centers in no chain. */
 export const INDEPENDENT = "independent";
 
-export interface ChildcareListArgs {
-  filter?: ChildcareFilter | null;
-  orderBy?: ChildcareOrderField | null;
-  orderAscending?: boolean | null;
-  limit?: number | null;
-  offset?: number | null;
-}
-
-export interface ChildcareCenterPage {
-  data: ChildcareCenter[];
-  pagination: Pagination;
-}
-
-const SELECT = `SELECT c.id, c.slug, c.name, c.state, c.license_number, c.source, c.physical_address, c.physical_city, c.physical_zip,
+/** The record's columns over alias `c`. */
+const COLUMNS = `c.id, c.slug, c.name, c.state, c.license_number, c.source, c.physical_address, c.physical_city, c.physical_zip,
     c.county, c.latitude, c.longitude, c.phone, c.email, c.website_url, c.license_type, c.license_type_raw, c.license_status,
     c.license_status_raw, c.first_licensed, c.license_expires, c.capacity, c.capacity_by_age, c.ages_served, c.licensee_name,
     c.chain, c.director_name, c.quality_rating, c.accepts_subsidy, c.district_operated, c.source_url, c.source_version,
-    c.operator_id, c.district_id, c.created_at, c.updated_at
-  FROM childcare_centers c`;
+    c.operator_id, c.district_id, c.created_at, c.updated_at`;
 
 const present = (row: Record<string, unknown>): ChildcareCenter => Object.setPrototypeOf(row, ChildcareCenter.prototype) as ChildcareCenter;
 
@@ -156,18 +158,21 @@ function whereClauses(filter: ChildcareFilter, p: SqlParams): string[] {
   return w;
 }
 
-export async function listChildcareCenters(db: Db, args: ChildcareListArgs): Promise<ChildcareCenterPage> {
-  const limit = args.limit ?? 50;
-  const offset = args.offset ?? 0;
-  checkPaging(limit, offset, CHILDCARE_MAX_LIMIT);
+export async function listChildcareCenters(db: Db, args: ChildcareListArgs): Promise<PageOf<ChildcareCenter>> {
+  const { limit, offset } = pageArgs(args, CHILDCARE_MAX_LIMIT);
   const p = new SqlParams();
   const where = whereClauses(args.filter ?? {}, p);
-  // Hand-written list page, one statement with page and total (bench/statements.ts counts it).
-  const sql = pagedSql({
-    filtered: `${SELECT} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`,
-    order: order(args.orderBy, args.orderAscending),
+  // Hand-written list page, one statement with page and total (list kit; bench/statements.ts counts it).
+  const sql = pageSql({
+    from: "childcare_centers c",
+    where,
+    order: order(args.orderBy, args.orderAscending)("c"),
+    keep: "c.id AS __id",
+    countAll: "(SELECT count(*) FROM childcare_centers)",
     limit: p.add(limit),
     offset: p.add(offset),
+    select: COLUMNS,
+    join: "JOIN childcare_centers c ON c.id = page.__id",
   });
-  return pageOf(await db.query<Record<string, unknown>>(sql, p.values), limit, offset, present);
+  return readPage(await db.query<Record<string, unknown>>(sql, p.values), limit, offset, present);
 }

@@ -1,6 +1,6 @@
-import { Field, ObjectType } from "type-graphql";
+import { ObjectType } from "type-graphql";
 import { Col } from "../../graphql/fields";
-import { Pagination } from "../common/common.type";
+import { Page } from "../common/list-kit";
 
 @ObjectType({ description: "A person named for a childcare center (director, owner, staff)." })
 export class ChildcarePerson {
@@ -56,8 +56,4 @@ export class ChildcareCenter {
   @Col("datetime", { required: true }) updated_at: Date;
 }
 
-@ObjectType()
-export class ChildcareCenterPage {
-  @Field(() => [ChildcareCenter]) data: ChildcareCenter[];
-  @Field(() => Pagination) pagination: Pagination;
-}
+export const ChildcareCenterPage = Page(ChildcareCenter, "ChildcareCenterPage");

@@ -1,5 +1,8 @@
 import { Field, InputType, Int, registerEnumType } from "type-graphql";
 import { DateScalar, UUIDScalar } from "../../graphql/scalars";
+import { ListArgs, type ListArgsOf } from "../common/list-kit";
+
+export const HEAD_START_MAX_LIMIT = 200;
 
 export enum HeadStartOrderField {
   name = "name",
@@ -58,3 +61,11 @@ export class HeadStartFilter {
   @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
   @Field(() => UUIDScalar, { nullable: true, description: "Only delegates under this recipient's program." }) parentProgramId?: string;
 }
+
+/** The arguments of `headStartPrograms` (GET /head-start-programs). */
+export const HeadStartListArgs = ListArgs({
+  filter: HeadStartFilter,
+  orderBy: { type: HeadStartOrderField, default: HeadStartOrderField.name },
+  maxLimit: HEAD_START_MAX_LIMIT,
+});
+export type HeadStartListArgs = ListArgsOf<HeadStartFilter, HeadStartOrderField>;

@@ -1,25 +1,17 @@
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, Ctx, FieldResolver, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context";
 import { UUIDScalar } from "../../graphql/scalars";
 import type { OperatorRow } from "../operators/operator.service";
 import { Operator } from "../operators/operator.type";
-import { HeadStartFilter, HeadStartOrderField } from "./head-start.inputs";
+import type { PageOf } from "../common/list-kit";
+import { HeadStartListArgs } from "./head-start.inputs";
 import { listHeadStartPrograms } from "./head-start.service";
 import { HeadStartProgram, HeadStartProgramPage } from "./head-start.type";
-
-@ArgsType()
-export class HeadStartListArgsType {
-  @Field(() => HeadStartFilter, { nullable: true }) filter?: HeadStartFilter;
-  @Field(() => HeadStartOrderField, { nullable: true, defaultValue: HeadStartOrderField.name }) orderBy?: HeadStartOrderField;
-  @Field({ nullable: true, defaultValue: true }) orderAscending?: boolean;
-  @Field(() => Int, { nullable: true, defaultValue: 50, description: "1 to 200." }) limit?: number;
-  @Field(() => Int, { nullable: true, defaultValue: 0 }) offset?: number;
-}
 
 @Resolver(() => HeadStartProgram)
 export class HeadStartProgramResolver {
   @Query(() => HeadStartProgramPage, { description: "Search Head Start programs. Same filters as GET /api/v1/head-start-programs." })
-  async headStartPrograms(@Args() args: HeadStartListArgsType, @Ctx() ctx: Context): Promise<HeadStartProgramPage> {
+  async headStartPrograms(@Args(() => HeadStartListArgs) args: HeadStartListArgs, @Ctx() ctx: Context): Promise<PageOf<HeadStartProgram>> {
     const page = await listHeadStartPrograms(ctx.db, args);
     for (const row of page.data) ctx.loaders.headStart.byId.prime(row.id, row);
     return page;

@@ -6,34 +6,35 @@
 import type { Db } from "../../db/client";
 import { SqlParams } from "../../db/sql";
 import { BadRequestError } from "../../graphql/errors";
-import type { Pagination } from "../common/common.type";
-import { checkPaging, checkRange, checkState, checkText, containsPattern } from "../common/list-query";
-import { checkList, countyClause, pagedSql, pageOf, sortClause } from "../common/paged-query";
-import { DelegatesFilter, HeadStartStatusFilter, type HeadStartFilter, type HeadStartOrderField } from "./head-start.inputs";
+import {
+  checkList,
+  checkRange,
+  checkState,
+  checkText,
+  containsPattern,
+  countyClause,
+  pageArgs,
+  pageSql,
+  readPage,
+  sortClause,
+  type PageOf,
+} from "../common/list-kit";
+import {
+  DelegatesFilter,
+  HEAD_START_MAX_LIMIT,
+  HeadStartStatusFilter,
+  type HeadStartFilter,
+  type HeadStartListArgs,
+  type HeadStartOrderField,
+} from "./head-start.inputs";
 import { HeadStartProgram } from "./head-start.type";
 
-export const HEAD_START_MAX_LIMIT = 200;
-
-export interface HeadStartListArgs {
-  filter?: HeadStartFilter | null;
-  orderBy?: HeadStartOrderField | null;
-  orderAscending?: boolean | null;
-  limit?: number | null;
-  offset?: number | null;
-}
-
-export interface HeadStartProgramPage {
-  data: HeadStartProgram[];
-  pagination: Pagination;
-}
-
-/** The record's columns over alias `h` (program), `pp` (its parent program) and `d` (its district). */
-const SELECT = `SELECT h.id, h.slug, h.name, h.grant_number, h.delegate_number, h.parent_program_id, pp.name AS parent_program_name,
+/** The record's columns over alias `h` (program), `pp` (its parent program) and `d` (its district: JOINS). */
+const COLUMNS = `h.id, h.slug, h.name, h.grant_number, h.delegate_number, h.parent_program_id, pp.name AS parent_program_name,
     h.recipient_name, h.state, h.physical_address, h.physical_city, h.physical_zip, h.county, h.phone, h.website_url, h.email,
     h.district_id, d.name AS district_name, h.program_types, h.funded_slots, h.open_site_count, h.site_count, h.status,
-    h.grant_amount, h.grant_start, h.grant_end, h.source_url, h.source_version, h.operator_id, h.created_at, h.updated_at
-  FROM head_start_programs h
-  LEFT JOIN head_start_programs pp ON pp.id = h.parent_program_id
+    h.grant_amount, h.grant_start, h.grant_end, h.source_url, h.source_version, h.operator_id, h.created_at, h.updated_at`;
+const JOINS = `LEFT JOIN head_start_programs pp ON pp.id = h.parent_program_id
   LEFT JOIN districts d ON d.id = h.district_id`;
 
 const present = (row: Record<string, unknown>): HeadStartProgram =>
@@ -146,18 +147,21 @@ function whereClauses(filter: HeadStartFilter, p: SqlParams): string[] {
   return w;
 }
 
-export async function listHeadStartPrograms(db: Db, args: HeadStartListArgs): Promise<HeadStartProgramPage> {
-  const limit = args.limit ?? 50;
-  const offset = args.offset ?? 0;
-  checkPaging(limit, offset, HEAD_START_MAX_LIMIT);
+export async function listHeadStartPrograms(db: Db, args: HeadStartListArgs): Promise<PageOf<HeadStartProgram>> {
+  const { limit, offset } = pageArgs(args, HEAD_START_MAX_LIMIT);
   const p = new SqlParams();
   const where = whereClauses(args.filter ?? {}, p);
-  // Hand-written list page, one statement with page and total (bench/statements.ts counts it).
-  const sql = pagedSql({
-    filtered: `${SELECT} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`,
-    order: order(args.orderBy, args.orderAscending),
+  // Hand-written list page, one statement with page and total (list kit; bench/statements.ts counts it).
+  const sql = pageSql({
+    from: "head_start_programs h",
+    where,
+    order: order(args.orderBy, args.orderAscending)("h"),
+    keep: "h.id AS __id",
+    countAll: "(SELECT count(*) FROM head_start_programs)",
     limit: p.add(limit),
     offset: p.add(offset),
+    select: COLUMNS,
+    join: `JOIN head_start_programs h ON h.id = page.__id ${JOINS}`,
   });
-  return pageOf(await db.query<Record<string, unknown>>(sql, p.values), limit, offset, present);
+  return readPage(await db.query<Record<string, unknown>>(sql, p.values), limit, offset, present);
 }

@@ -1,6 +1,6 @@
-import { Field, ObjectType } from "type-graphql";
+import { ObjectType } from "type-graphql";
 import { Col } from "../../graphql/fields";
-import { Pagination } from "../common/common.type";
+import { Page } from "../common/list-kit";
 
 /**
  * A Head Start program: a federal grant as its recipient runs it, or a delegate agency running part of
@@ -47,8 +47,4 @@ export class HeadStartProgram {
   @Col("datetime", { required: true }) updated_at: Date;
 }
 
-@ObjectType()
-export class HeadStartProgramPage {
-  @Field(() => [HeadStartProgram]) data: HeadStartProgram[];
-  @Field(() => Pagination) pagination: Pagination;
-}
+export const HeadStartProgramPage = Page(HeadStartProgram, "HeadStartProgramPage");

@@ -1,5 +1,8 @@
 import { Field, Float, InputType, Int, registerEnumType } from "type-graphql";
 import { UUIDScalar } from "../../graphql/scalars";
+import { ListArgs, type ListArgsOf } from "../common/list-kit";
+
+export const OPERATOR_MAX_LIMIT = 10000;
 
 export enum OperatorOrderField {
   name = "name",
@@ -57,3 +60,11 @@ export class OperatorFilter {
   @Field(() => [UUIDScalar], { nullable: true, description: "An id merged into another operator reads as the operator it became." })
   ids?: string[];
 }
+
+/** The arguments of `operators` (GET /operators). */
+export const OperatorListArgs = ListArgs({
+  filter: OperatorFilter,
+  orderBy: { type: OperatorOrderField, default: OperatorOrderField.name },
+  maxLimit: OPERATOR_MAX_LIMIT,
+});
+export type OperatorListArgs = ListArgsOf<OperatorFilter, OperatorOrderField>;

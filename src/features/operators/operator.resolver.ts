@@ -1,23 +1,15 @@
-import { Arg, Args, ArgsType, Ctx, Field, Int, Query, Resolver } from "type-graphql";
+import { Arg, Args, Ctx, Query, Resolver } from "type-graphql";
 import type { Context } from "../../graphql/context";
 import { UUIDScalar } from "../../graphql/scalars";
-import { OperatorFilter, OperatorOrderField } from "./operator.inputs";
+import type { PageOf } from "../common/list-kit";
+import { OperatorListArgs } from "./operator.inputs";
 import { listOperators, type OperatorRow } from "./operator.service";
 import { Operator, OperatorPage } from "./operator.type";
-
-@ArgsType()
-export class OperatorListArgsType {
-  @Field(() => OperatorFilter, { nullable: true }) filter?: OperatorFilter;
-  @Field(() => OperatorOrderField, { nullable: true, defaultValue: OperatorOrderField.name }) orderBy?: OperatorOrderField;
-  @Field({ nullable: true, defaultValue: true }) orderAscending?: boolean;
-  @Field(() => Int, { nullable: true, defaultValue: 50, description: "1 to 10,000." }) limit?: number;
-  @Field(() => Int, { nullable: true, defaultValue: 0 }) offset?: number;
-}
 
 @Resolver(() => Operator)
 export class OperatorResolver {
   @Query(() => OperatorPage, { description: "Search operators. Same filters as GET /api/v1/operators." })
-  async operators(@Args() args: OperatorListArgsType, @Ctx() ctx: Context): Promise<OperatorPage> {
+  async operators(@Args(() => OperatorListArgs) args: OperatorListArgs, @Ctx() ctx: Context): Promise<PageOf<OperatorRow>> {
     const page = await listOperators(ctx.db, args);
     // A state-scoped page (counts) or a contractor search (contractor_paid) differs from the plain record.
     if (!args.filter?.state && !args.filter?.contractor) for (const row of page.data) ctx.loaders.operators.byId.prime(row.id, row);

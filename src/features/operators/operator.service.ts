@@ -10,13 +10,21 @@
 import type { Db } from "../../db/client";
 import { SqlParams } from "../../db/sql";
 import { BadRequestError } from "../../graphql/errors";
-import type { Pagination } from "../common/common.type";
-import { checkList, pageOf, sortClause } from "../common/paged-query";
-import { checkPaging, checkRange, checkState, checkText, containsPattern } from "../common/list-query";
-import { ContractorMode, type OperatorFilter, type OperatorOrderField } from "./operator.inputs";
+import {
+  checkList,
+  checkRange,
+  checkState,
+  checkText,
+  containsPattern,
+  pageArgs,
+  pageSql,
+  readPage,
+  sortClause,
+  type PageOf,
+} from "../common/list-kit";
+import { ContractorMode, OPERATOR_MAX_LIMIT, type OperatorFilter, type OperatorListArgs, type OperatorOrderField } from "./operator.inputs";
 import { Operator } from "./operator.type";
 
-export const OPERATOR_MAX_LIMIT = 10000;
 export const OPERATOR_KINDS = ["nonprofit", "company", "government", "tribe", "church", "other"] as const;
 /** Contract section 6: the contractors a 990 lists as paid over this amount. */
 export const CONTRACTOR_THRESHOLD = 100000;
@@ -27,19 +35,6 @@ const MAX_MERGE_DEPTH = 16;
 
 export interface OperatorRow extends Operator {
   __latest_filing_id: string | null;
-}
-
-export interface OperatorListArgs {
-  filter?: OperatorFilter | null;
-  orderBy?: OperatorOrderField | null;
-  orderAscending?: boolean | null;
-  limit?: number | null;
-  offset?: number | null;
-}
-
-export interface OperatorPage {
-  data: OperatorRow[];
-  pagination: Pagination;
 }
 
 /** The contractor filter's text as comparable keys: lowercase letters and digits only. */
@@ -263,10 +258,8 @@ function whereClauses(filter: OperatorFilter, p: SqlParams, states: string[] | n
   return w;
 }
 
-export async function listOperators(db: Db, args: OperatorListArgs): Promise<OperatorPage> {
-  const limit = args.limit ?? 50;
-  const offset = args.offset ?? 0;
-  checkPaging(limit, offset, OPERATOR_MAX_LIMIT);
+export async function listOperators(db: Db, args: OperatorListArgs): Promise<PageOf<OperatorRow>> {
+  const { limit, offset } = pageArgs(args, OPERATOR_MAX_LIMIT);
   const filter = args.filter ?? {};
   const states = filter.state != null ? checkList("state", filter.state, checkState) : null;
   const contractor =
@@ -277,18 +270,18 @@ export async function listOperators(db: Db, args: OperatorListArgs): Promise<Ope
   const p = new SqlParams();
   const ctes = operatorCtes(p, { states, ids: filter.ids ?? null, contractor });
   const where = whereClauses(filter, p, states);
-  // Hand-written list page, one statement (bench/statements.ts counts it): the count row always comes
-  // back, joined to the page (empty past the end).
-  const sql = `${ctes},
-    filtered AS (SELECT x.* FROM x ${where.length ? `WHERE ${where.join(" AND ")}` : ""}),
-    page AS (
-      SELECT * FROM filtered x ORDER BY ${orderClause("x", args.orderBy, args.orderAscending)}
-      LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}
-    )
-    SELECT t.total AS __total, page.*, cm.items AS contractor_matches
-      FROM (SELECT count(*)::int AS total FROM filtered) t
-      LEFT JOIN page ON true
-      ${contractorMatchesJoin("page")}
-     ORDER BY ${orderClause("page", args.orderBy, args.orderAscending)}`;
-  return pageOf(await db.query<Record<string, unknown>>(sql, p.values), limit, offset, presentOperator);
+  // Hand-written list page, one statement with page and total (list kit; bench/statements.ts counts it).
+  // The page keeps the computed records whole; contractor_matches is read for its rows only.
+  const sql = pageSql({
+    with: ctes,
+    from: "x",
+    where,
+    order: orderClause("x", args.orderBy, args.orderAscending),
+    keep: "x.*",
+    limit: p.add(limit),
+    offset: p.add(offset),
+    select: "page.*, cm.items AS contractor_matches",
+    join: contractorMatchesJoin("page"),
+  });
+  return readPage(await db.query<Record<string, unknown>>(sql, p.values), limit, offset, presentOperator);
 }

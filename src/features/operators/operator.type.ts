@@ -1,6 +1,6 @@
 import { Field, ObjectType } from "type-graphql";
 import { Col } from "../../graphql/fields";
-import { Pagination } from "../common/common.type";
+import { Page } from "../common/list-kit";
 
 @ObjectType({ description: "A contractor the operator's latest Form 990 reports paying over $100,000 (Schedule/Part VII section B)." })
 export class ContractorMatch {
@@ -66,8 +66,4 @@ export class Operator {
   contractor_paid: string | null;
 }
 
-@ObjectType()
-export class OperatorPage {
-  @Field(() => [Operator]) data: Operator[];
-  @Field(() => Pagination) pagination: Pagination;
-}
+export const OperatorPage = Page(Operator, "OperatorPage");
