@@ -56,7 +56,7 @@ export const accessColumnsSql = (policy: AccessPolicy, alias: string, unlock: st
 export const unlockedSql = (unlock: string): string => `${unlock}.state = 'unlocked'`;
 
 /** SQL true when organization `org` follows the record `alias`. */
-export const followedSql = (policy: AccessPolicy, alias: string, org: string): string =>
+const followedSql = (policy: AccessPolicy, alias: string, org: string): string =>
   `EXISTS (SELECT 1 FROM follows f WHERE f.organization_id = ${org} AND f.entity_type = '${policy.entityType}'
              AND f.entity_id = ${alias}.id AND f.unfollowed_at IS NULL)`;
 

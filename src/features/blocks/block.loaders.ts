@@ -34,5 +34,3 @@ export function createBlockLoaders(db: Db, viewer: Viewer) {
     },
   };
 }
-
-export type BlockLoaders = ReturnType<typeof createBlockLoaders>;

@@ -15,7 +15,7 @@ import { BLOCKS } from "./registry";
 /** On the value of a field other blocks nest under (annualStatistics): its record, for their loaders. */
 export const BLOCK_RECORD = Symbol("block record");
 
-export const blocksOf = (kind: EntityKind): readonly BlockDefinition[] => BLOCKS.filter((block) => block.kinds.includes(kind));
+const blocksOf = (kind: EntityKind): readonly BlockDefinition[] => BLOCKS.filter((block) => block.kinds.includes(kind));
 
 /** Fields of the record (per kind) whose values other blocks nest under. */
 const HOLDERS: Record<EntityKind, ReadonlySet<string>> = {

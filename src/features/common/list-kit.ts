@@ -33,7 +33,7 @@ export function Page<T extends object>(item: ClassType<T>, name: string): ClassT
   return PageType;
 }
 
-export const DEFAULT_LIMIT = 50;
+const DEFAULT_LIMIT = 50;
 
 /** The arguments of every list: the sort, the paging, and (when the resource has them) its filter and metric query. */
 export interface ListArgsOf<F, O extends string> {

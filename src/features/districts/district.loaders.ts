@@ -13,5 +13,3 @@ export function createDistrictLoaders(db: Db, viewer: Viewer) {
     byId: new DataLoader<string, DistrictRow | null>(async (ids) => byKeys(ids, await loadDistrictsByIds(db, viewer, ids), (r) => r.id)),
   };
 }
-
-export type DistrictLoaders = ReturnType<typeof createDistrictLoaders>;

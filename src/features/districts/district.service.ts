@@ -24,7 +24,7 @@ import { intelligenceFilter } from "../intelligence/intelligence.service";
 import { District } from "./district.type";
 import { DISTRICT_MAX_LIMIT, type DistrictFilter, type DistrictListArgs, type DistrictOrderField } from "./district.inputs";
 
-export const DISTRICT_ACCESS = defineAccess({
+const DISTRICT_ACCESS = defineAccess({
   entityType: "district",
   unlockCost: 6,
   gatedColumns: ["ai_summary", "summary_generated_at", "strategic_priorities", "meeting_minutes_pdfs"],

@@ -1,5 +1,5 @@
 import { ObjectType } from "type-graphql";
-import { Col } from "../../graphql/fields";
+import { Col, type Timestamp } from "../../graphql/fields";
 
 @ObjectType({ description: "A dated event in a district's or school's timeline (board meeting, press release ...)." })
 export class TimelineEvent {
@@ -15,5 +15,5 @@ export class TimelineEvent {
   @Col("string", { required: true }) title: string;
   @Col("string") description: string | null;
   @Col("string") source_url: string | null;
-  @Col("datetime", { required: true }) created_at: Date;
+  @Col("datetime", { required: true }) created_at: Timestamp;
 }

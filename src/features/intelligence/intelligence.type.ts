@@ -4,7 +4,7 @@
  * lists in the descriptions) so one unexpected extracted value cannot fail a whole page.
  */
 import { Field, ObjectType } from "type-graphql";
-import { Col } from "../../graphql/fields";
+import { Col, type Timestamp } from "../../graphql/fields";
 import { BidStatus } from "../common/enums";
 
 @ObjectType({ description: "A problem the entity has, extracted from its public documents." })
@@ -14,7 +14,7 @@ export class PainPoint {
   category: string;
   @Col("string", { required: true }) description: string;
   @Col("string") source_url: string | null;
-  @Col("datetime") detected_at: Date | null;
+  @Col("datetime") detected_at: Timestamp | null;
 }
 
 @ObjectType({ description: "A vendor whose product the entity uses." })
@@ -50,7 +50,7 @@ export class BidFiling {
   @Col("string", { required: true, description: "save, set_aside, not_useful." }) action: string;
   @Col("string") reason_code: string | null;
   @Col("string") reason_note: string | null;
-  @Col("datetime", { required: true }) filed_at: Date;
+  @Col("datetime", { required: true }) filed_at: Timestamp;
 }
 
 @ObjectType({ description: "A bid (RFP) the entity posted." })
@@ -60,7 +60,7 @@ export class Bid {
   @Field(() => BidStatus, { description: "open while still taking bids (status open, deadline not passed), else closed." })
   status: BidStatus;
   @Col("date") posted_on: string | null;
-  @Col("datetime") deadline_at: Date | null;
+  @Col("datetime") deadline_at: Timestamp | null;
   @Col("string") url: string | null;
   @Field(() => BidFiling, { nullable: true, description: "The caller's organization's filing of this bid; null when not filed." })
   filing: BidFiling | null;

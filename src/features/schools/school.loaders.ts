@@ -33,5 +33,3 @@ export function createSchoolLoaders(db: Db, viewer: Viewer) {
     },
   };
 }
-
-export type SchoolLoaders = ReturnType<typeof createSchoolLoaders>;

@@ -4,7 +4,7 @@
  */
 import type { Db } from "../../db/client";
 import { SqlParams } from "../../db/sql";
-import { accessColumnsSql, accessJoinSql, defineAccess } from "../access/access.service";
+import { defineAccess } from "../access/access.service";
 import type { Viewer } from "../auth/viewer";
 import { pagination } from "../common/common.type";
 import { LOCALE_CODE_PREFIX } from "../common/enums";
@@ -35,7 +35,7 @@ import {
 } from "./school.inputs";
 import { School } from "./school.type";
 
-export const SCHOOL_ACCESS = defineAccess({ entityType: "school", unlockCost: 6, gatedColumns: ["ai_summary", "summary_generated_at"] });
+const SCHOOL_ACCESS = defineAccess({ entityType: "school", unlockCost: 6, gatedColumns: ["ai_summary", "summary_generated_at"] });
 
 export interface SchoolRow extends School, RecordRow {}
 
@@ -77,14 +77,6 @@ export const SCHOOLS = defineRecords<SchoolFilter, SchoolOrderField>({
   maxLimit: SCHOOL_MAX_LIMIT,
 });
 
-/** The caller's unlock and follow state of school `s`, as extra columns (joined as `u`: unlockJoin). */
-export const accessColumns = (org: string): string => accessColumnsSql(SCHOOL_ACCESS, "s", "u", org);
-
-export const unlockJoin = (org: string): string => accessJoinSql(SCHOOL_ACCESS, "s", "u", org);
-
-/** A row with accessColumns -> what the API serves to this viewer (gating, _access, class prototype). */
-export const presentSchool = (row: Record<string, unknown>, viewer: Viewer): SchoolRow => presentRecord<SchoolRow>(SCHOOLS, row, viewer);
-
 export const loadSchoolsByIds = (db: Db, viewer: Viewer, ids: readonly string[]): Promise<SchoolRow[]> =>
   loadRecordsByIds<SchoolRow, SchoolFilter, SchoolOrderField>(db, viewer, SCHOOLS, ids);
 
@@ -122,7 +114,7 @@ export async function loadSchoolPagesOfDistricts(
     if (!page) continue;
     page.pagination = pagination(Number(row.__page_total), limit, offset);
     if (Number(row.__rn) <= offset) continue;
-    page.data.push(presentSchool(row, viewer));
+    page.data.push(presentRecord<SchoolRow>(SCHOOLS, row, viewer));
   }
   return districtIds.map((id) => pages.get(id)!);
 }

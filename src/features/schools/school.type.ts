@@ -1,5 +1,5 @@
 import { Field, ObjectType } from "type-graphql";
-import { Col } from "../../graphql/fields";
+import { Col, type Timestamp } from "../../graphql/fields";
 import { Access } from "../access/access.type";
 import { Page } from "../common/list-kit";
 
@@ -38,20 +38,20 @@ export class School {
   @Col("float") latitude: number | null;
   @Col("float") longitude: number | null;
   @Col("string") ai_summary: string | null;
-  @Col("datetime") summary_generated_at: Date | null;
+  @Col("datetime") summary_generated_at: Timestamp | null;
   @Col("string") source: string | null;
   @Col("string") source_url: string | null;
   @Col("string", { required: true }) status: string;
-  @Col("datetime") website_mapped_at: Date | null;
-  @Col("datetime") content_fetched_at: Date | null;
-  @Col("datetime") content_extracted_at: Date | null;
+  @Col("datetime") website_mapped_at: Timestamp | null;
+  @Col("datetime") content_fetched_at: Timestamp | null;
+  @Col("datetime") content_extracted_at: Timestamp | null;
   @Col("uuid") last_analysis_job_id: string | null;
-  @Col("datetime") crawled_at: Date | null;
+  @Col("datetime") crawled_at: Timestamp | null;
   @Col("string") error_message: string | null;
   @Col("int", { required: true }) retry_count: number;
   @Col("string") notes: string | null;
-  @Col("datetime", { required: true }) last_updated_at: Date;
-  @Col("datetime", { required: true }) created_at: Date;
+  @Col("datetime", { required: true }) last_updated_at: Timestamp;
+  @Col("datetime", { required: true }) created_at: Timestamp;
   @Field(() => Access) _access: Access;
   @Col("json", { description: "Values selected by metricQuery, keyed by their `as` name." })
   metric_values: Record<string, number | null> | null;

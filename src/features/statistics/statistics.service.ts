@@ -19,7 +19,7 @@ export const STATISTICS_CAVEAT =
   "fields a prior year has; latest_finance is the latest entry with finance data. Suppressed or missing " +
   "values are null, with the reason in the matching *_status field where one exists.";
 
-export const SCHOOL_STATISTICS_CAVEAT =
+const SCHOOL_STATISTICS_CAVEAT =
   "Each entry holds what the federal sources report for that school year. Sources publish on different " +
   "schedules (directory, membership, staff, school characteristics, free and reduced-price lunch), so the " +
   "latest entry can lack fields a prior year has. Suppressed or missing values are null, with the reason in " +
