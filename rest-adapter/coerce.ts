@@ -93,7 +93,8 @@ export function coerceParameters(
   const unknown: string[] = [];
   for (const [param, value] of Object.entries(params)) {
     const spec = variables.get(camel(param));
-    if (!spec || reserved.has(spec.name)) {
+    // REST names are snake_case only: `minRatio` is not another spelling of `min_ratio`.
+    if (!spec || reserved.has(spec.name) || snake(spec.name) !== param) {
       unknown.push(param);
       continue;
     }

@@ -116,6 +116,12 @@ describe("REST string parameters -> GraphQL variables (rest-adapter/coerce.ts)",
     );
   });
 
+  it("refuses the camelCase spelling of a parameter: REST names are snake_case only", () => {
+    expect(() => coerceParameters({ minRatio: "0.5" }, variables, new Set())).toThrow(
+      new ParameterError("unknown parameter minRatio; allowed: limit, min_ratio, ids, color, grant_end_after, search, offset"),
+    );
+  });
+
   it("refuses a parameter given twice or not as a string", () => {
     expect(() => coerceParameters({ limit: ["1", "2"] }, variables, new Set())).toThrow("limit must be given once");
     expect(() => coerceParameters({ limit: 5 }, variables, new Set())).toThrow("limit must be a string");
