@@ -38,6 +38,8 @@ interface Planned {
 interface Plan {
   top: readonly Planned[];
   nested: readonly Planned[];
+  /** Its list-statement columns, by the statement's aliases and placeholder (the same for every request of a list). */
+  columns: Map<string, { column: string; sql: string }[]>;
 }
 
 const plans: Record<EntityKind, WeakMap<Selection, Plan>> = { district: new WeakMap(), school: new WeakMap() };
@@ -59,7 +61,7 @@ function planOf(kind: EntityKind, selection: Selection): Plan {
     };
     (block.under ? nested : top).push(planned);
   }
-  plan = { top, nested };
+  plan = { top, nested, columns: new Map() };
   plans[kind].set(selection, plan);
   return plan;
 }
@@ -74,11 +76,17 @@ export interface BlockColumnsContext {
 /** The list statement's columns for the blocks `selection` (of one record) asks for. */
 export function blockColumns(kind: EntityKind, selection: Selection, at: BlockColumnsContext): { column: string; sql: string }[] {
   const plan = planOf(kind, selection);
-  const org = () => at.org;
-  return [...plan.top, ...plan.nested].map(({ block, column }) => {
-    const sql = block.sql({ kind, record: at.record, org });
-    return { column, sql: block.gated ? `CASE WHEN ${unlockedSql(at.unlock)} THEN ${sql} END` : sql };
-  });
+  const key = `${at.record} ${at.unlock} ${at.org}`;
+  let columns = plan.columns.get(key);
+  if (!columns) {
+    const org = () => at.org;
+    columns = [...plan.top, ...plan.nested].map(({ block, column }) => {
+      const sql = block.sql({ kind, record: at.record, org });
+      return { column, sql: block.gated ? `CASE WHEN ${unlockedSql(at.unlock)} THEN ${sql} END` : sql };
+    });
+    plan.columns.set(key, columns);
+  }
+  return columns;
 }
 
 /** After the list statement (with blockColumns): each row's block values, under PREFETCHED. */
