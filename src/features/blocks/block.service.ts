@@ -6,7 +6,7 @@
  * (block.resolver.ts) answer with them before asking their loaders.
  */
 import { PREFETCHED, type Prefetchable } from "../../graphql/fields";
-import { unlockedSql } from "../access/access.service";
+import { isUnlocked, unlockedSql } from "../access/access.service";
 import type { EntityKind } from "../common/entity-kind";
 import type { Selection } from "../common/selection";
 import type { BlockDefinition, BlockField, BlockRecord } from "./block";
@@ -97,7 +97,7 @@ export function prefetchBlocks(kind: EntityKind, rows: readonly BlockRecord[], s
     const columns = row as unknown as Record<string, unknown>;
     const ready: Record<string, unknown> = {};
     for (const { block, column, fields, holds } of top) {
-      if (block.gated && row.__unlock_state !== "unlocked") {
+      if (block.gated && !isUnlocked(row)) {
         for (const field of fields) ready[field.name] = null;
         continue;
       }
