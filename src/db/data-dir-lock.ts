@@ -207,7 +207,7 @@ function isFresh(file: string, ms: number): boolean {
 /** `edmarket serve`, `edmarket db migrate` ...: how the holder was started, for the refusal message. */
 function describeCommand(): string {
   const script = path.basename(process.argv[1] ?? "node").replace(/\.[cm]?[jt]s$/, "");
-  const name = script === "main" || script === "edmarket" ? "edmarket" : script;
+  const name = script === "cli" || script === "edmarket" ? "edmarket" : script;
   return [name, ...process.argv.slice(2)].join(" ").slice(0, 200);
 }
 
