@@ -3,7 +3,7 @@
  * (school), built from the rows the blocks read (special-education.blocks.ts). History is gated like
  * annual statistics.
  */
-import { FINANCE_CAVEAT, gateSeries } from "../statistics/statistics.service";
+import { FINANCE_CAVEAT, yearSeriesBlock } from "../statistics/statistics.service";
 import type {
   ParentDistrictSpecialEducationFinance,
   SpecialEducationFinance,
@@ -18,14 +18,7 @@ export interface DistrictFinanceRows {
 }
 
 export function specialEducationFinance(rows: SpecialEducationFinanceEntry[], historyOpen: boolean): SpecialEducationFinance {
-  const series = gateSeries(rows, historyOpen);
-  return {
-    latest: rows[rows.length - 1] ?? null,
-    trend: series.trend,
-    history_gated: series.history_gated,
-    history_years_available: series.history_years_available,
-    caveat: FINANCE_CAVEAT,
-  };
+  return yearSeriesBlock(rows, historyOpen, FINANCE_CAVEAT);
 }
 
 /** Null when the school has no parent district on record. */

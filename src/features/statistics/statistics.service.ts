@@ -92,25 +92,22 @@ export const SCHOOL_BREAKDOWN_KEYS = ["enrollment_grade", "enrollment_race_sex"]
 
 /** A district's annual_statistics block from its entries (ascending school year). */
 export function districtAnnualStatistics(rows: DistrictStatisticsEntry[], historyOpen: boolean): DistrictAnnualStatistics {
-  const series = gateSeries(rows, historyOpen);
-  return {
-    latest: rows[rows.length - 1] ?? null,
-    latest_finance: latestFinance(rows),
-    trend: series.trend,
-    history_gated: series.history_gated,
-    history_years_available: series.history_years_available,
-    caveat: STATISTICS_CAVEAT,
-  };
+  return { ...yearSeriesBlock(rows, historyOpen, STATISTICS_CAVEAT), latest_finance: latestFinance(rows) };
 }
 
 /** A school's annual_statistics block (no latest_finance). */
 export function schoolAnnualStatistics(rows: SchoolStatisticsEntry[], historyOpen: boolean): SchoolAnnualStatistics {
+  return yearSeriesBlock(rows, historyOpen, SCHOOL_STATISTICS_CAVEAT);
+}
+
+/** A block over a year-ascending series: the latest entry, the (gated) trend and the caveat. */
+export function yearSeriesBlock<T>(rows: readonly T[], historyOpen: boolean, caveat: string) {
   const series = gateSeries(rows, historyOpen);
   return {
     latest: rows[rows.length - 1] ?? null,
     trend: series.trend,
     history_gated: series.history_gated,
     history_years_available: series.history_years_available,
-    caveat: SCHOOL_STATISTICS_CAVEAT,
+    caveat,
   };
 }
