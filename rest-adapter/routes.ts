@@ -4,16 +4,23 @@
  * Grouped by resource, sorted by path.
  */
 import {
+  AddListItemsDocument,
   ChildcareCenterDocument,
   ChildcareCentersDocument,
+  CreateListDocument,
+  CreateProjectDocument,
   DistrictDocument,
   DistrictEventsDocument,
   DistrictsDocument,
   HeadStartProgramDocument,
   HeadStartProgramsDocument,
+  ListsDocument,
   MetricsDocument,
   OperatorDocument,
   OperatorsDocument,
+  OrganizationDocument,
+  ProjectsDocument,
+  RemoveListItemDocument,
   SchoolDocument,
   SchoolEventsDocument,
   SchoolsDocument,
@@ -74,12 +81,52 @@ export const routes: RouteSpec[] = [
     select: ["head_start_program"],
     wrap: true,
   }),
+  // lists of the caller's organization (POST creates: 201; DELETE of an item: 204, no body)
+  route({ method: "GET", path: "/lists", document: ListsDocument, input: "none", select: ["lists"], wrap: true }),
+  route({
+    method: "POST",
+    path: "/lists",
+    document: CreateListDocument,
+    input: "json-body",
+    select: ["create_list"],
+    wrap: true,
+    status: 201,
+  }),
+  route({
+    method: "POST",
+    path: "/lists/:id/items",
+    document: AddListItemsDocument,
+    input: "json-body",
+    select: ["add_list_items"],
+    wrap: true,
+  }),
+  route({
+    method: "DELETE",
+    path: "/lists/:id/items/:entity_id",
+    document: RemoveListItemDocument,
+    input: "none",
+    select: ["remove_list_item"],
+    status: 204,
+  }),
   // metrics catalogue
   route({ method: "GET", path: "/metrics", document: MetricsDocument, input: "query", select: ["metrics"], wrap: true }),
   // operators
   route({ method: "GET", path: "/operators", document: OperatorsDocument, input: "query", select: ["operators"] }),
   route({ method: "POST", path: "/operators", document: OperatorsDocument, input: "string-body", select: ["operators"] }),
   route({ method: "GET", path: "/operators/:id", document: OperatorDocument, input: "query", select: ["operator"], wrap: true }),
+  // the caller's organization
+  route({ method: "GET", path: "/org", document: OrganizationDocument, input: "none", select: ["organization"] }),
+  // projects of the caller's organization
+  route({ method: "GET", path: "/projects", document: ProjectsDocument, input: "none", select: ["projects"], wrap: true }),
+  route({
+    method: "POST",
+    path: "/projects",
+    document: CreateProjectDocument,
+    input: "json-body",
+    select: ["create_project"],
+    wrap: true,
+    status: 201,
+  }),
   // schools
   route({ method: "GET", path: "/schools", document: SchoolsDocument, input: "query", select: ["schools"] }),
   route({ method: "POST", path: "/schools", document: SchoolsDocument, input: "string-body", select: ["schools"] }),

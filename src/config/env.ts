@@ -16,6 +16,15 @@ const EnvSchema = z.object({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
   API_KEY_CACHE_SECONDS: z.coerce.number().min(0).default(5),
   SEED_ON_EMPTY: z.enum(["true", "false"]).optional(),
+  /** Follow slots of a free organization (contract section 3); paid plans are unlimited. */
+  FREE_FOLLOW_SLOTS: z.coerce.number().int().min(0).default(3),
+  /** How long a pending unlock's hold may stay open before the sweeper releases it. */
+  HOLD_TTL_SECONDS: z.coerce.number().int().min(1).default(1800),
+  /** Attempts of an extraction job after the first, with exponential backoff from JOB_RETRY_DELAY_SECONDS. */
+  JOB_RETRY_LIMIT: z.coerce.number().int().min(0).default(3),
+  JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
+  /** How often the worker polls for jobs and sweeps expired holds. */
+  WORKER_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { dataDir: string };

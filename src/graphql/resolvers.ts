@@ -8,6 +8,9 @@ import { MetricsResolver } from "../features/metrics/metrics.resolver";
 import { OperatorResolver } from "../features/operators/operator.resolver";
 import { HeadStartProgramResolver } from "../features/head-start/head-start.resolver";
 import { ChildcareCenterResolver } from "../features/childcare/childcare.resolver";
+import { ProjectResolver } from "../features/projects/project.resolver";
+import { ListResolver } from "../features/lists/list.resolver";
+import { OrganizationResolver } from "../features/organizations/organization.resolver";
 
 /** Every feature's resolvers. A feature adds its classes here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -22,4 +25,9 @@ export const resolvers: NonEmptyArray<Function> = [
   OperatorResolver,
   HeadStartProgramResolver,
   ChildcareCenterResolver,
+  // the caller's projects and lists
+  ProjectResolver,
+  ListResolver,
+  // the caller's organization (credits, follow slots)
+  OrganizationResolver,
 ];

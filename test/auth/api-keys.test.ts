@@ -22,7 +22,7 @@ describe("organizations and API keys through the Prisma client", () => {
     ]);
     expect(await grantCredits(db, organizationId, 5)).toEqual({ balance: 15 });
     const ledger = await db.query(
-      `SELECT kind, amount, note FROM credit_ledger WHERE organization_id = $1 ORDER BY created_at, amount DESC`,
+      `SELECT kind, amount, note FROM credit_ledger WHERE organization_id = $1 AND account = 'available' ORDER BY created_at, amount DESC`,
       [organizationId],
     );
     expect(ledger).toEqual([

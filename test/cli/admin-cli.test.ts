@@ -73,7 +73,9 @@ describe("edmarket admin CLI", () => {
       const rows = await db.query<{ key_hash: string; revoked_at: Date | null }>(`SELECT key_hash, revoked_at FROM api_keys`);
       expect(rows.map((r) => r.key_hash)).toEqual([hashApiKey(key.api_key)]);
       expect(rows[0].revoked_at).not.toBeNull();
-      const ledger = await db.query<{ kind: string; amount: number }>(`SELECT kind, amount FROM credit_ledger ORDER BY created_at`);
+      const ledger = await db.query<{ kind: string; amount: number }>(
+        `SELECT kind, amount FROM credit_ledger WHERE account = 'available' ORDER BY created_at`,
+      );
       expect(ledger).toEqual([
         { kind: "grant", amount: 25 },
         { kind: "grant", amount: 75 },

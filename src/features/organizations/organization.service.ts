@@ -1,13 +1,16 @@
 /**
  * Organizations and their credits, written through the Prisma client. Credits are a ledger (contract
- * section 5): every grant is a row and organizations.credit_balance is a cache written in the same
- * transaction. Inside a transaction only the transaction client `tx` is used: a statement on the root
+ * section 5, src/features/credits/): a grant is a movement of the ledger and organizations.credit_balance
+ * a cache written in the same transaction. Inside a transaction only the transaction client `tx` is used: a statement on the root
  * client would wait for the connection the transaction holds (embedded PGlite has exactly one).
  */
 import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
 import { BadRequestError, NotFoundError } from "../../graphql/errors";
-import { PLANS, type Plan } from "../auth/viewer";
+import type { Env } from "../../config/env";
+import { PLANS, type Plan, type Viewer } from "../auth/viewer";
+import { creditSummary, grant, MONEY_TX } from "../credits/credits.service";
+import type { Organization } from "./organization.type";
 
 export interface CreateOrganizationInput {
   name: string;
@@ -34,20 +37,12 @@ export async function createOrganization(db: Db, input: CreateOrganizationInput)
 export async function grantCredits(db: Db, organizationId: string, amount: number): Promise<{ balance: number }> {
   if (!Number.isFinite(amount) || amount <= 0) throw new BadRequestError("amount must be a number > 0");
   checkOrganizationId(organizationId);
-  return db.prisma.$transaction(async (tx) => ({ balance: await addGrant(tx, organizationId, amount, "grant") }));
+  return db.prisma.$transaction(async (tx) => ({ balance: await addGrant(tx, organizationId, amount, "grant") }), MONEY_TX);
 }
 
-async function addGrant(tx: Prisma.TransactionClient, organizationId: string, amount: number, note: string): Promise<number> {
-  // updateManyAndReturn: one UPDATE ... RETURNING, and no row (not an exception) for an unknown id.
-  const [org] = await tx.organization.updateManyAndReturn({
-    where: { id: organizationId },
-    data: { credit_balance: { increment: amount }, updated_at: new Date() },
-    select: { credit_balance: true },
-  });
-  if (!org) throw new NotFoundError(`organization ${organizationId}`);
-  await tx.creditLedgerEntry.create({ data: { organization_id: organizationId, kind: "grant", amount, note }, select: { id: true } });
-  return org.credit_balance;
-}
+/** A grant is a ledger movement (src/features/credits/credits.service.ts); 404 for an unknown organization. */
+const addGrant = (tx: Prisma.TransactionClient, organizationId: string, amount: number, note: string): Promise<number> =>
+  grant(tx, organizationId, amount, note);
 
 export async function createProject(db: Db, organizationId: string, name: string, icp?: unknown): Promise<{ projectId: string }> {
   if (!name?.trim()) throw new BadRequestError("name is required");
@@ -72,3 +67,19 @@ export async function requireOrganization(db: Db, organizationId: string): Promi
   const org = await db.prisma.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
   if (!org) throw new NotFoundError(`organization ${organizationId}`);
 }
+
+/** GET /org: the caller's organization with its credits and follow slots (contract section 7). */
+export async function organizationOfViewer(db: Db, viewer: Viewer, env: Pick<Env, "FREE_FOLLOW_SLOTS">): Promise<Organization> {
+  const org = await db.prisma.organization.findUnique({
+    where: { id: viewer.organizationId },
+    select: { id: true, name: true, plan: true, entitlements: true },
+  });
+  if (!org) throw new NotFoundError(`organization ${viewer.organizationId}`);
+  const credits = await creditSummary(db.prisma, org.id);
+  const used = await db.prisma.follow.count({ where: { organization_id: org.id, unfollowed_at: null } });
+  return { ...org, credits, follow_slots: { used, limit: followSlotLimit(org.plan, env) } };
+}
+
+/** Follow slots of a plan: FREE_FOLLOW_SLOTS on the free plan, unlimited (null) on paid plans. */
+export const followSlotLimit = (plan: string, env: Pick<Env, "FREE_FOLLOW_SLOTS">): number | null =>
+  plan === "free" ? env.FREE_FOLLOW_SLOTS : null;
