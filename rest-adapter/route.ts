@@ -24,7 +24,15 @@ export interface RouteSpec {
   select: string[];
   /** Wrap the selected value as `{ data: value }` (detail endpoints). */
   wrap?: boolean;
+  /** Success status (default 200): 201 for a POST that creates, 204 to answer with no body at all. */
   status?: number;
+  /** Request headers passed as variables: header name (lower case) -> variable name, e.g. idempotency-key -> idempotencyKey. */
+  headers?: Record<string, string>;
+  /**
+   * The response from the selected value when the status depends on the result (e.g. POST /unlock: 200 or
+   * 202, single body or `{ results }`); replaces `wrap` and `status`.
+   */
+  respond?: (value: Record<string, unknown>) => { status: number; body: unknown };
 }
 
 export const route = <TData, TVariables>(

@@ -4,7 +4,15 @@
  * snake_case) with the same schema, context, loaders, limits and error model as /graphql.
  */
 import { Router, type Request, type Response } from "express";
-import { getOperationAST, type GraphQLFormattedError } from "graphql";
+import {
+  getOperationAST,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  type GraphQLFormattedError,
+  type GraphQLInputType,
+} from "graphql";
 import { fromGraphQLError, httpError } from "../src/graphql/errors";
 import type { RestAdapterHost } from "../src/graphql/execution";
 import { camel, snake } from "../src/graphql/naming";
@@ -23,6 +31,10 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
     const pathParams = [...spec.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
     const reserved = new Set(pathParams.map(camel));
     for (const name of reserved) if (!variables.has(name)) throw new Error(`${spec.method} ${spec.path}: operation lacks $${name}`);
+    for (const name of Object.values(spec.headers ?? {})) {
+      if (!variables.has(name)) throw new Error(`${spec.method} ${spec.path}: operation lacks $${name}`);
+      reserved.add(name); // a header's variable is not also a query or body parameter
+    }
     const method = spec.method.toLowerCase() as "get" | "post" | "patch" | "put" | "delete";
 
     router[method](spec.path, async (req: Request, res: Response) => {
@@ -35,7 +47,11 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
         else {
           coerceParameters(query, new Map(), reserved); // any query parameter here is unknown: 400
           if (spec.input === "string-body") Object.assign(vars, coerceParameters(bodyObject(req.body), variables, reserved));
-          if (spec.input === "json-body") vars.input = camelKeys(bodyObject(req.body));
+          if (spec.input === "json-body") vars.input = camelKeys(bodyObject(req.body), variables.get("input")?.type);
+        }
+        for (const [header, name] of Object.entries(spec.headers ?? {})) {
+          const value = req.headers[header];
+          if (typeof value === "string") vars[name] = coerceString(header, value, variables.get(name)!.type);
         }
       } catch (error) {
         if (error instanceof ParameterError) return send(res, httpError("BAD_USER_INPUT", error.message));
@@ -46,6 +62,11 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
       let value: unknown = result.data;
       for (const key of spec.select) value = (value as Record<string, unknown> | null)?.[key] ?? null;
       if (value === null) return send(res, httpError("NOT_FOUND", `${req.path} not found`));
+      if (spec.respond) {
+        const { status, body } = spec.respond(value as Record<string, unknown>);
+        return sendJson(res, status, body);
+      }
+      if (spec.status === 204) return void res.writeHead(204).end(); // No Content: no body, no Content-Type
       sendJson(res, spec.status ?? 200, spec.wrap ? { data: value } : value);
     });
   }
@@ -62,6 +83,13 @@ const UNKNOWN_FIELD =
   /^Variable "\$(\w+)" got invalid value [\s\S]*?(?: at "([\w.[\]]+)")?; Field "(\w+)" is not defined by type "?\w+"?\.(?: Did you mean [^;]*)?$/;
 
 /**
+ * A missing required input field, as graphql-jit words it (`...; Field value.name of required type String! was not
+ * provided.`) and as graphql-js does (`... at "input.address"; Field "name" of required type "String!" was not provided.`).
+ */
+const MISSING_FIELD =
+  /^Variable "\$(\w+)" got invalid value [\s\S]*?(?: at "([\w.[\]]+)")?; Field "?(?:value\.)?([\w.]+)"? of required type "?[\w![\]]+"? was not provided\.$/;
+
+/**
  * GraphQL's own input errors name variables and input paths in camelCase ("$input" at "input.studentCount");
  * REST callers sent snake_case, so name the parameter or body property as they wrote it.
  */
@@ -71,6 +99,12 @@ function restNames(error: GraphQLFormattedError): GraphQLFormattedError {
     const [, variable, at, field] = unknown;
     const parents = at ? at.split(".").slice(1) : variable === "input" ? [] : [variable];
     return { ...error, message: `unknown body property ${[...parents, field].map(snake).join(".")}` };
+  }
+  const missing = MISSING_FIELD.exec(error.message);
+  if (missing) {
+    const [, variable, at, field] = missing;
+    const parents = at ? at.split(".").slice(1) : variable === "input" ? [] : [variable];
+    return { ...error, message: `body property ${[...parents, ...field.split(".")].map(snake).join(".")} is required` };
   }
   const message = error.message
     .replace(
@@ -102,9 +136,18 @@ function bodyObject(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-/** JSON bodies are snake_case like the rest of REST; GraphQL inputs are camelCase. */
-function camelKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(camelKeys);
+/**
+ * JSON bodies are snake_case like the rest of REST; GraphQL inputs are camelCase. The keys of input
+ * objects are renamed (`type`: the variable's type, followed down); the value of a scalar field such as
+ * JSON (a project's `icp`) is the caller's own and is kept as it is.
+ */
+function camelKeys(value: unknown, type: GraphQLInputType | undefined): unknown {
+  const inner = type && isNonNullType(type) ? type.ofType : type;
+  if (inner && isScalarType(inner)) return value;
+  if (Array.isArray(value)) return value.map((item) => camelKeys(item, inner && isListType(inner) ? inner.ofType : undefined));
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [camel(k), camelKeys(v)]));
+  const fields = inner && isInputObjectType(inner) ? inner.getFields() : undefined;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [camel(key), camelKeys(item, fields ? fields[camel(key)]?.type : undefined)]),
+  );
 }

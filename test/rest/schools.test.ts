@@ -375,12 +375,7 @@ describe("schools REST: list, detail, filters, gating, PATCH", () => {
       ["locale=rural", ["Dodge Alternative", "Eagle Early Learning", "Hale Special 100%_"]],
       ["county=lancaster", ["Adams Elementary", "Bryan High"]],
       [`list_id=${schoolList}`, ["Dodge Alternative", "Hale Special 100%_"]],
-      [`list_id=${otherOrgList}`, []],
       [`district_list_ids=${districtList}`, ["Dodge Alternative", "Eagle Early Learning", "Fremont Tech", "Grant Elementary"]],
-      [
-        `district_list_ids=${otherOrgList},${districtList}`,
-        ["Dodge Alternative", "Eagle Early Learning", "Fremont Tech", "Grant Elementary"],
-      ],
       ["state=NE&max_enrollment=100&locale=rural&grade_levels=high", ["Dodge Alternative"]],
     ];
     for (const [query, expected] of cases) {
@@ -388,6 +383,11 @@ describe("schools REST: list, detail, filters, gating, PATCH", () => {
       expect([query, res.status]).toEqual([query, 200]);
       expect([query, names(res.body)]).toEqual([query, expected]);
       expect(res.body.pagination.total).toBe(expected.length);
+    }
+    // Another organization's list is a 404 naming it, never an empty page (test/rest/projects-and-lists.test.ts).
+    for (const query of [`list_id=${otherOrgList}`, `district_list_ids=${districtList},${otherOrgList}`]) {
+      const res = await t.get(`/api/v1/schools?${query}`);
+      expect([query, res.status, res.body.message]).toEqual([query, 404, expect.stringContaining(`list ${otherOrgList} not found`)]);
     }
   });
 

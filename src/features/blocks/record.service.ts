@@ -11,11 +11,14 @@ import type { Viewer } from "../auth/viewer";
 import { ENTITY_SQL, type EntityKind } from "../common/entity-kind";
 import { selectColumnsSql } from "../common/json-rows";
 import {
+  checkColumns,
   compileFilter,
   pageArgs,
   pageSql,
   readPage,
+  runChecks,
   sortClause,
+  type FilterCheck,
   type FilterClause,
   type ListArgsOf,
   type PageOf,
@@ -88,8 +91,9 @@ export async function loadRecordsByIds<Row extends RecordRow, F, O extends strin
 }
 
 /**
- * A page of records: filter, metric query, sort and paging, the total, and the blocks `selection`
- * (of one record) asks for, in one statement (list-kit pageSql). The blocks are left prefetched on the rows.
+ * A page of records: filter, metric query, sort and paging, the total, the blocks `selection` (of one
+ * record) asks for, and the filter's checks, in one statement (list-kit pageSql). The blocks are left
+ * prefetched on the rows.
  */
 export async function listRecords<Row extends RecordRow, F, O extends string>(
   db: Db,
@@ -102,7 +106,8 @@ export async function listRecords<Row extends RecordRow, F, O extends string>(
   const { kind, alias: a, table } = records;
   const p = new SqlParams();
   const org = p.add(viewer.organizationId);
-  const where = compileFilter(records.filter, args.filter ?? ({} as F), p, viewer);
+  const checks: FilterCheck[] = [];
+  const where = compileFilter(records.filter, args.filter ?? ({} as F), p, viewer, checks);
   const metric =
     args.metricQuery != null
       ? compileMetricQuery(kind, parseMetricQuery(kind, args.metricQuery), p, a, historyOpenSql(viewer, records.access, a, p))
@@ -123,10 +128,12 @@ export async function listRecords<Row extends RecordRow, F, O extends string>(
     countAll: `(SELECT count(*) FROM ${table})`,
     limit: p.add(limit),
     offset: p.add(offset),
-    select: `${records.columns}, ${accessColumnsSql(records.access, a, UNLOCK, org)}${extra}`,
+    select: `${records.columns}, ${accessColumnsSql(records.access, a, UNLOCK, org)}${extra}${checkColumns(checks)}`,
     join: `JOIN ${table} ${a} ON ${a}.id = page.__id ${access}`,
   });
   const rows = await db.query<Record<string, unknown>>(sql, p.values);
+  // The filter's checks (the caller's lists) ran in the same statement: a failed one answers instead of the page.
+  runChecks(checks, rows[0]);
   const page = readPage(rows, limit, offset, (row) => {
     if (metric) row.metric_values = metricValuesFromRow(metric.selects, row);
     return presentRecord<Row>(records, row, viewer);

@@ -11,7 +11,8 @@
  */
 import { ArgsType, Field, Int, ObjectType, type ClassType } from "type-graphql";
 import type { SqlParams } from "../../db/sql";
-import { BadRequestError } from "../../graphql/errors";
+import { AppError, BadRequestError } from "../../graphql/errors";
+import { snake } from "../../graphql/naming";
 import { Pagination, pagination } from "./common.type";
 
 // ---------------------------------------------------------------------------------------------------
@@ -163,23 +164,68 @@ export function readPage<T>(
 // Filters
 
 /**
+ * A check of a filter's value that needs the database (the list of `list_id` is the caller's): `sql` is a
+ * scalar expression, null when the value is fine, run in the page statement itself (once, beside the
+ * page); any other value is handed to `fail`, whose error the list answers instead of the page.
+ */
+export interface FilterCheck {
+  sql: string;
+  fail: (value: unknown) => AppError;
+}
+
+/** A clause's conditions with a check of its value (`FilterCheck`). */
+export interface CheckedClause {
+  where: string | readonly string[];
+  check: FilterCheck;
+}
+
+/**
  * One clause of a resource's filter: SQL (one condition or several, ANDed) for the filter's value,
  * or nothing when the filter does not set it. `context` is what the resource passes (the viewer).
  * Clauses check their values and answer 400 naming the parameter.
  */
-export type FilterClause<F, C = unknown> = (filter: F, p: SqlParams, context: C) => string | readonly string[] | null | undefined | false;
+export type FilterClause<F, C = unknown> = (
+  filter: F,
+  p: SqlParams,
+  context: C,
+) => string | readonly string[] | CheckedClause | null | undefined | false;
 
-/** WHERE conditions of `filter`, clause by clause in the declared order (so the first bad parameter is the one reported). */
-export function compileFilter<F, C>(clauses: readonly FilterClause<F, C>[], filter: F, p: SqlParams, context: C): string[] {
+/**
+ * WHERE conditions of `filter`, clause by clause in the declared order (so the first bad parameter is the one reported).
+ * Checks of checked clauses go to `checks`; a resource whose clauses have checks must pass it (and run them).
+ */
+export function compileFilter<F, C>(
+  clauses: readonly FilterClause<F, C>[],
+  filter: F,
+  p: SqlParams,
+  context: C,
+  checks?: FilterCheck[],
+): string[] {
   const where: string[] = [];
   for (const clause of clauses) {
-    const sql = clause(filter, p, context);
+    let sql = clause(filter, p, context);
     if (!sql) continue;
+    if (typeof sql === "object" && "check" in sql) {
+      if (!checks) throw new Error("compileFilter: a checked clause needs a checks array");
+      checks.push(sql.check);
+      sql = sql.where;
+    }
     if (typeof sql === "string") where.push(sql);
     else where.push(...sql);
   }
   return where;
 }
+
+/** Throws the error of the first failed check of a page statement's row (`__check_<n>`: the n-th check's column). */
+export function runChecks(checks: readonly FilterCheck[], row: Record<string, unknown> | undefined): void {
+  checks.forEach((check, n) => {
+    const value = row?.[`__check_${n}`];
+    if (value != null) throw check.fail(value);
+  });
+}
+
+/** Select-list entries of the checks (`, <sql> AS __check_<n>`). */
+export const checkColumns = (checks: readonly FilterCheck[]): string => checks.map((c, n) => `, ${c.sql} AS __check_${n}`).join("");
 
 type ValueOf<F, K extends keyof F> = NonNullable<F[K]>;
 
@@ -226,15 +272,39 @@ export const range =
     return clauses;
   };
 
-/** `column` is an entity of the caller's list (one id) or of any of its lists (several). */
+/**
+ * `column` is an entity of the caller's list (one id) or of any of its lists (several), lists of `entityType`.
+ * Checked in the same statement: a list id that is not a list of the caller's organization is a 404 naming it
+ * (another organization's list is never revealed, and never silently matches nothing), a list of another
+ * entity type a 400.
+ */
 export const inCallerLists =
-  <F>(key: keyof F, column: string): FilterClause<F, { organizationId: string }> =>
+  <F>(key: keyof F, column: string, entityType: "district" | "school"): FilterClause<F, { organizationId: string }> =>
   (f, p, viewer) => {
-    const lists = f[key] as string | string[] | null | undefined;
-    if (lists == null) return null;
-    const which = Array.isArray(lists) ? `l.id = ANY(${p.add(lists)}::uuid[])` : `l.id = ${p.add(lists)}::uuid`;
-    return `${column} IN (SELECT li.entity_id FROM list_items li JOIN lists l ON l.id = li.list_id
-                      WHERE ${which} AND l.organization_id = ${p.add(viewer.organizationId)}::uuid)`;
+    const value = f[key] as string | string[] | null | undefined;
+    if (value == null) return null;
+    const name = snake(String(key));
+    const lists = Array.isArray(value) ? checkList(name, value, (id) => id) : [value];
+    const ids = p.add(lists);
+    const org = p.add(viewer.organizationId);
+    return {
+      where: `${column} IN (SELECT li.entity_id FROM list_items li JOIN lists l ON l.id = li.list_id
+                      WHERE l.id = ANY(${ids}::uuid[]) AND l.organization_id = ${org}::uuid)`,
+      check: {
+        // The ids that are not the caller's lists of this entity type, in the order given, with the type of those that are its lists.
+        sql: `(SELECT json_agg(json_build_object('id', wanted.id, 'entity_type', l.entity_type) ORDER BY wanted.n)
+                 FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS wanted(id, n)
+                 LEFT JOIN lists l ON l.id = wanted.id AND l.organization_id = ${org}::uuid
+                WHERE l.entity_type IS DISTINCT FROM '${entityType}')`,
+        fail: (found) => {
+          const wrong = (typeof found === "string" ? JSON.parse(found) : found) as { id: string; entity_type: string | null }[];
+          const missing = wrong.find((w) => w.entity_type === null);
+          if (missing) return new AppError("NOT_FOUND", `${name}: list ${missing.id} not found`);
+          const other = wrong[0];
+          return new BadRequestError(`${name}: list ${other.id} is a list of ${other.entity_type}s, not of ${entityType}s`);
+        },
+      },
+    };
   };
 
 export function checkRange(name: string, min: number | undefined | null, max: number | undefined | null, integer: boolean): void {

@@ -38,7 +38,7 @@ const FILTER: FilterClause<DistrictFilter, Viewer>[] = [
   contains("search", "d.name", "search"),
   equals("status", "d.status"),
   anyOf("ids", "d.id", "uuid"),
-  inCallerLists("listId", "d.id"),
+  inCallerLists("listId", "d.id", "district"),
   range("minEnrollment", "maxEnrollment", "enrollment", "d.student_count", true),
   range("minSchoolCount", "maxSchoolCount", "school_count", "d.school_count", true),
   range("minRevenuePerStudent", "maxRevenuePerStudent", "revenue_per_student", "d.revenue_per_student", false),

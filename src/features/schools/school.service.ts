@@ -52,8 +52,8 @@ const FILTER: FilterClause<SchoolFilter, Viewer>[] = [
   overlaps("gradeLevels", "s.grade_buckets"),
   equals("locale", "left(s.locale_code, 1)", (locale) => LOCALE_CODE_PREFIX[locale]),
   contains("county", "s.county", "county"),
-  inCallerLists("listId", "s.id"),
-  inCallerLists("districtListIds", "s.district_id"),
+  inCallerLists("listId", "s.id", "school"),
+  inCallerLists("districtListIds", "s.district_id", "district"),
   intelligenceFilter("s", "school_id", "u"),
 ];
 
