@@ -32,7 +32,7 @@ export class ListResolver {
 
   @Mutation(() => List, {
     description:
-      "Removes one entity from a list and returns the list; an id the list does not hold is NOT_FOUND (DELETE /api/v1/lists/{id}/items/{entity_id}).",
+      "Removes one entity from a list and returns the list; an id the list does not hold is NOT_FOUND (DELETE /api/v1/lists/{id}/items/{entityId}).",
   })
   removeListItem(
     @Arg("listId", () => UUIDScalar) listId: string,

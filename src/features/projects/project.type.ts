@@ -1,7 +1,7 @@
 import { ObjectType } from "type-graphql";
 import { Col, type Timestamp } from "../../graphql/fields";
 
-@ObjectType({ description: "A project of the caller's organization: a name and an ideal-customer profile (GET /api/v1/projects)." })
+@ObjectType({ description: "A project of the caller's organization: a name and an ideal-customer profile (GET /projects)." })
 export class Project {
   @Col("uuid", { required: true }) id: string;
   @Col("string", { required: true }) name: string;
