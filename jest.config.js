@@ -8,7 +8,7 @@ module.exports = {
   setupFiles: ["<rootDir>/test/support/env.ts"],
   transform: { "^.+\\.(t|j|mj)s$": ["@swc/jest", { ...swcrc, swcrc: false }] },
   // pg-boss and its helpers ship ESM only; let swc turn them into CommonJS for jest.
-  transformIgnorePatterns: ["/node_modules/(?!(pg-boss|serialize-error|cron-parser|p-map|p-limit|yocto-queue)/)"],
+  transformIgnorePatterns: ["/node_modules/(?!(pg-boss|serialize-error|non-error|cron-parser|p-map|p-limit|yocto-queue)/)"],
   clearMocks: true,
   testTimeout: 120000,
 };

@@ -24,6 +24,8 @@ import {
   SchoolDocument,
   SchoolEventsDocument,
   SchoolsDocument,
+  UnlockDocument,
+  UnlockStatusDocument,
   UpdateSchoolDocument,
 } from "./generated/operations";
 import { route, type RouteSpec } from "./route";
@@ -147,4 +149,31 @@ export const routes: RouteSpec[] = [
     select: ["school_events"],
     wrap: true,
   }),
+  // unlock: 200 or 202 by outcome; a batch is 200 { results }, each item its result or its error body
+  route({
+    method: "POST",
+    path: "/unlock",
+    document: UnlockDocument,
+    input: "json-body",
+    select: ["unlock"],
+    headers: { "idempotency-key": "idempotencyKey" },
+    respond: (payload) => ({
+      status: payload.status_code as number,
+      body: payload.results ? { results: (payload.results as Record<string, unknown>[]).map(batchItemBody) } : payload.result,
+    }),
+  }),
+  route({
+    method: "GET",
+    path: "/unlock-status/:entityType/:entityId",
+    document: UnlockStatusDocument,
+    input: "none",
+    select: ["unlock_status"],
+  }),
 ];
+
+/** A batch item as REST answers it: the single unlock's body, or its error body (generic fields + the present extras). */
+function batchItemBody(item: Record<string, unknown>): unknown {
+  if (item.result) return item.result;
+  const error = Object.fromEntries(Object.entries(item.error as Record<string, unknown>).filter(([, v]) => v !== null));
+  return { ...error, statusCode: item.status_code };
+}

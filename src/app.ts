@@ -18,6 +18,7 @@ import { createContext, type Context } from "./graphql/context";
 import { AppError, httpError, maskError } from "./graphql/errors";
 import { ExecutionEngine, type RestAdapterFactory } from "./graphql/execution";
 import { limitRules } from "./graphql/limits";
+import type { JobQueue } from "./jobs/queue";
 import { startRequestBudget } from "./graphql/request-budget";
 import { getSchema } from "./graphql/schema";
 import { logger } from "./logger";
@@ -26,6 +27,8 @@ export interface AppDeps {
   db: Db;
   env: Env;
   rest?: RestAdapterFactory;
+  /** The job queue (sending only unless this process is also a worker). */
+  jobs?: JobQueue;
 }
 
 export interface App {
@@ -84,7 +87,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   };
   const contextFor = (req: Request, res: Response): Context => {
     const budget = startRequestBudget(db, env.REQUEST_TIMEOUT_MS, req, res);
-    return createContext({ db: budget.db, env }, res.locals.viewer as Viewer, String(res.locals.requestId), budget.signal);
+    return createContext({ db: budget.db, env, jobs: deps.jobs }, res.locals.viewer as Viewer, String(res.locals.requestId), budget.signal);
   };
 
   app.use("/graphql", authenticate, json, expressMiddleware(apollo, { context: async ({ req, res }) => contextFor(req, res) }));

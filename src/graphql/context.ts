@@ -1,6 +1,7 @@
 import type { Db } from "../db/client";
 import type { Env } from "../config/env";
 import type { Viewer } from "../features/auth/viewer";
+import type { JobQueue } from "../jobs/queue";
 import { createLoaders, type Loaders } from "./loaders";
 
 /** What every resolver gets. Built once per request: the loaders are that request's cache. */
@@ -11,12 +12,19 @@ export interface Context {
   env: Env;
   viewer: Viewer;
   loaders: Loaders;
+  /** The job queue, where this process runs one (pending unlocks enqueue their extraction). */
+  jobs?: JobQueue;
   /** Aborts when the request's time budget is spent or its client went away (request-budget.ts). */
   signal?: AbortSignal;
   /** Root query fields already resolved in this request, by field, arguments and selection (schema.ts). */
   rootResults?: Map<string, unknown>;
 }
 
-export function createContext(deps: { db: Db; env: Env }, viewer: Viewer, requestId: string, signal?: AbortSignal): Context {
-  return { requestId, db: deps.db, env: deps.env, viewer, loaders: createLoaders(deps.db, viewer), signal };
+export function createContext(
+  deps: { db: Db; env: Env; jobs?: JobQueue },
+  viewer: Viewer,
+  requestId: string,
+  signal?: AbortSignal,
+): Context {
+  return { requestId, db: deps.db, env: deps.env, viewer, loaders: createLoaders(deps.db, viewer), signal, jobs: deps.jobs };
 }

@@ -11,6 +11,7 @@ import { ChildcareCenterResolver } from "../features/childcare/childcare.resolve
 import { ProjectResolver } from "../features/projects/project.resolver";
 import { ListResolver } from "../features/lists/list.resolver";
 import { OrganizationResolver } from "../features/organizations/organization.resolver";
+import { UnlockResolver } from "../features/unlocks/unlock.resolver";
 
 /** Every feature's resolvers. A feature adds its classes here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -30,4 +31,6 @@ export const resolvers: NonEmptyArray<Function> = [
   ListResolver,
   // the caller's organization (credits, follow slots)
   OrganizationResolver,
+  // credits and unlock (POST /unlock, GET /unlock-status)
+  UnlockResolver,
 ];

@@ -11,6 +11,7 @@ import { loadEnv } from "../../src/config/env";
 import { createApiKey } from "../../src/features/auth/api-key.service";
 import { createOrganization } from "../../src/features/organizations/organization.service";
 import { createHttpServer } from "../../src/http-server";
+import type { Jobs } from "../../src/jobs/worker";
 import { createTestDb, type TestDb } from "./db";
 
 export type PlanKey = "free" | "pro" | "enterprise" | "internal";
@@ -23,6 +24,8 @@ export interface TestApp {
   /** The app's execution engine (its compiled-operation cache is observable). */
   engine: ExecutionEngine;
   orgs: Record<PlanKey, string>;
+  /** The job queue, when created with `{ jobs: "send" | "work" }`. */
+  jobs?: Jobs;
   /** GET with the given plan's key. */
   get(path: string, plan?: PlanKey): supertest.Test;
   post(path: string, body: unknown, plan?: PlanKey): supertest.Test;
@@ -30,10 +33,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(envOverrides: Record<string, string> = {}): Promise<TestApp> {
-  const db = await createTestDb();
+export async function createTestApp(
+  envOverrides: Record<string, string> = {},
+  options: { jobs?: "send" | "work"; db?: TestDb } = {},
+): Promise<TestApp> {
+  const db = options.db ?? (await createTestDb());
   const env = loadEnv({ LOG_LEVEL: "silent", API_KEY_CACHE_SECONDS: "0", ...envOverrides });
-  const { app, stop, engine } = await createApp({ db, env, rest: restAdapter });
+  // Loaded only here: pg-boss (ESM, transformed by jest) stays out of test files that run no jobs.
+  const jobs = options.jobs
+    ? await (await import("../../src/jobs/worker")).startJobs(db, env, { work: options.jobs === "work" })
+    : undefined;
+  const { app, stop, engine } = await createApp({ db, env, rest: restAdapter, jobs: jobs?.queue });
   const server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const keys = {} as Record<PlanKey, string>;
@@ -54,6 +64,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
     db,
     server,
     engine,
+    jobs,
     http: agent,
     keys,
     orgs,
@@ -70,7 +81,8 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await stop();
-      await db.close();
+      await jobs?.stop();
+      if (!options.db) await db.close(); // a database passed in outlives this app (restart tests)
     },
   };
 }

@@ -1,0 +1,5 @@
+/** Every background job: a feature adds its job here (declared in its `<x>.jobs.ts`). */
+import { extractJob } from "../features/unlocks/unlock.jobs";
+import type { JobDefinition } from "./job";
+
+export const JOBS: readonly JobDefinition<never>[] = [extractJob as JobDefinition<never>];
