@@ -9,6 +9,7 @@ import { Prisma } from "../../db/generated/client";
 import { BadRequestError, NotFoundError } from "../../graphql/errors";
 import type { Env } from "../../config/env";
 import { PLANS, type Plan, type Viewer } from "../auth/viewer";
+import { checkProjectInput, createProject as createProjectOf } from "../projects/project.service";
 import { creditSummary, grant, MONEY_TX } from "../credits/credits.service";
 import type { Organization } from "./organization.type";
 
@@ -44,13 +45,14 @@ export async function grantCredits(db: Db, organizationId: string, amount: numbe
 const addGrant = (tx: Prisma.TransactionClient, organizationId: string, amount: number, note: string): Promise<number> =>
   grant(tx, organizationId, amount, note);
 
+/**
+ * `project create` of the admin CLI and the demo organizations: the organization must exist (404); the
+ * rules and the INSERT are POST /projects' own (projects/project.service.ts).
+ */
 export async function createProject(db: Db, organizationId: string, name: string, icp?: unknown): Promise<{ projectId: string }> {
-  if (!name?.trim()) throw new BadRequestError("name is required");
+  checkProjectInput({ name, icp }); // the caller's input first (400), then the organization (404)
   await requireOrganization(db, organizationId);
-  const project = await db.prisma.project.create({
-    data: { organization_id: organizationId, name: name.trim(), icp: icp == null ? Prisma.DbNull : (icp as Prisma.InputJsonValue) },
-    select: { id: true },
-  });
+  const project = await createProjectOf(db, organizationId, { name, icp });
   return { projectId: project.id };
 }
 
