@@ -33,9 +33,26 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
     if (migrated.applied.length) logger.info("migrations applied", { applied: migrated.applied });
     await seedEmptyEmbedded(db, env);
 
-    const created = await createApp({ db, env, rest: options.rest });
-    stopApp = created.stop;
-    server = createHttpServer(created.app);
+    // Every role starts the job queue (the API sends jobs); worker and all also work them (src/jobs/worker.ts).
+    const { startJobs } = await import("./jobs/worker");
+    const jobs = await startJobs(db, env, { work: options.role !== "api" });
+    if (options.role === "worker") {
+      // A worker answers /healthz only; it serves no API.
+      stopApp = () => jobs.stop();
+      server = http.createServer((req, res) => {
+        const ok = req.url === "/healthz";
+        res
+          .writeHead(ok ? 200 : 404, { "Content-Type": "application/json" })
+          .end(JSON.stringify(ok ? { status: "ok", role: "worker" } : { error: "not_found" }));
+      });
+    } else {
+      const created = await createApp({ db, env, rest: options.rest, jobs: jobs.queue });
+      stopApp = async () => {
+        await created.stop();
+        await jobs.stop();
+      };
+      server = createHttpServer(created.app);
+    }
     try {
       await listen(server, env.PORT, env.HOST);
     } catch (error) {

@@ -91,9 +91,6 @@ async function main(argv: string[], composition: Composition): Promise<void> {
   if (first === "serve" || first === undefined) {
     const role = (flag(args, "role", false) ?? "all") as "api" | "worker" | "all";
     if (!["api", "worker", "all"].includes(role)) throw new UsageError("--role must be api, worker or all");
-    // Background jobs (extraction, briefs, verification, embeddings) arrive with the features that need
-    // them; until then a worker process would have nothing to run, so say so instead of idling.
-    if (role === "worker") throw new UsageError("this version defines no background jobs yet: run --role api or all");
     const { serve } = await import("../server");
     const started = await serve({ role, rest: composition.rest });
     const shutdown = () => void started.stop().then(() => process.exit(0));
