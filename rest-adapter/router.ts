@@ -148,6 +148,10 @@ function camelKeys(value: unknown, type: GraphQLInputType | undefined): unknown 
   if (value === null || typeof value !== "object") return value;
   const fields = inner && isInputObjectType(inner) ? inner.getFields() : undefined;
   return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [camel(key), camelKeys(item, fields ? fields[camel(key)]?.type : undefined)]),
+    Object.entries(value).map(([key, item]) => {
+      // snake_case only: `entityType` is not another spelling of `entity_type`.
+      if (snake(camel(key)) !== key) throw new ParameterError(`unknown body property ${key}`);
+      return [camel(key), camelKeys(item, fields ? fields[camel(key)]?.type : undefined)];
+    }),
   );
 }

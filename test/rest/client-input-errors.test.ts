@@ -186,6 +186,8 @@ describe("client input errors", () => {
       expectGeneric(await patch({ no_such_field: "x" }), 400, "bad_request", /^unknown body property no_such_field$/);
       expectGeneric(await patch({ name: "Fine", colour: "red" }), 400, "bad_request", /^unknown body property colour$/);
       expectGeneric(await patch({ phone: "1", no_such: { nested: 1 } }), 400, "bad_request", /^unknown body property no_such$/);
+      // The camelCase spelling of a real property is not another name for it.
+      expectGeneric(await patch({ phone: "1", studentCount: 5 }), 400, "bad_request", /^unknown body property studentCount$/);
       const unchanged = await t.get(`/api/v1/schools/${id.school}`).expect(200);
       expect(unchanged.body.data.name).toBe("Input School");
     });
