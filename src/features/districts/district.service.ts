@@ -3,7 +3,7 @@
  * the query selects); its rows are primed into the per-request loader.
  */
 import type { Db } from "../../db/client";
-import { defineAccess } from "../access/access.service";
+import { defineAccess, UNLOCK_COST } from "../access/access.service";
 import type { Viewer } from "../auth/viewer";
 import { LOCALE_CODE_PREFIX } from "../common/enums";
 import {
@@ -26,7 +26,7 @@ import { DISTRICT_MAX_LIMIT, type DistrictFilter, type DistrictListArgs, type Di
 
 const DISTRICT_ACCESS = defineAccess({
   entityType: "district",
-  unlockCost: 6,
+  unlockCost: UNLOCK_COST.district,
   gatedColumns: ["ai_summary", "summary_generated_at", "strategic_priorities", "meeting_minutes_pdfs"],
 });
 

@@ -4,7 +4,7 @@
  */
 import type { Db } from "../../db/client";
 import { SqlParams } from "../../db/sql";
-import { defineAccess } from "../access/access.service";
+import { defineAccess, UNLOCK_COST } from "../access/access.service";
 import type { Viewer } from "../auth/viewer";
 import { pagination } from "../common/common.type";
 import { LOCALE_CODE_PREFIX } from "../common/enums";
@@ -35,7 +35,11 @@ import {
 } from "./school.inputs";
 import { School } from "./school.type";
 
-const SCHOOL_ACCESS = defineAccess({ entityType: "school", unlockCost: 6, gatedColumns: ["ai_summary", "summary_generated_at"] });
+const SCHOOL_ACCESS = defineAccess({
+  entityType: "school",
+  unlockCost: UNLOCK_COST.school,
+  gatedColumns: ["ai_summary", "summary_generated_at"],
+});
 
 export interface SchoolRow extends School, RecordRow {}
 

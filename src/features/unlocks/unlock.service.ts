@@ -27,6 +27,7 @@ import type { Env } from "../../config/env";
 import type { Db } from "../../db/client";
 import { AppError, BadRequestError, ConflictError, httpError, NotFoundError } from "../../graphql/errors";
 import type { JobQueue } from "../../jobs/queue";
+import { UNLOCK_COST } from "../access/access.service";
 import type { Viewer } from "../auth/viewer";
 import { charge, creditSummary, hold, lockOrganization, MONEY_TX, requireAvailable, type Tx } from "../credits/credits.service";
 import type { UnlockEntityType, UnlockInput } from "./unlock.inputs";
@@ -47,7 +48,7 @@ export interface UnlockKind {
 
 export const UNLOCK_KINDS: Partial<Record<UnlockEntityType, UnlockKind>> = {
   district: {
-    cost: 6,
+    cost: UNLOCK_COST.district,
     reExtract: true,
     read: async (tx, id) => {
       const row = await tx.district.findUnique({ where: { id }, select: { status: true } });
@@ -55,7 +56,7 @@ export const UNLOCK_KINDS: Partial<Record<UnlockEntityType, UnlockKind>> = {
     },
   },
   school: {
-    cost: 6,
+    cost: UNLOCK_COST.school,
     reExtract: true,
     read: async (tx, id) => {
       const row = await tx.school.findUnique({ where: { id }, select: { status: true } });
