@@ -21,12 +21,21 @@ declare module "autocannon" {
     body?: string;
     pipelining?: number;
     timeout?: number;
+    /** Requests in turn; `setupRequest` may rewrite each one before it is sent (bench/unlock.ts). */
+    requests?: {
+      method?: "GET" | "POST";
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      setupRequest?: (req: { method?: string; path?: string; headers?: Record<string, string>; body?: string }) => object;
+    }[];
   }
   interface Result {
     duration: number;
     errors: number;
     timeouts: number;
     non2xx: number;
+    "2xx": number;
     latency: Histogram & { totalCount: number };
     requests: Histogram & { sent: number };
     throughput: Histogram;

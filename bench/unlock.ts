@@ -1,0 +1,224 @@
+/**
+ * Instant unlocks per second and latency at 50 concurrent callers (issue 11), on PostgreSQL and on the
+ * embedded database. Usage: npm run build && npm run bench:unlock [-- --duration 10 --warmup 2 --connections 50]
+ *
+ * Per database: a fresh database (PostgreSQL: `edmarket_unlock_bench`, dropped and created; embedded: a
+ * temporary DATA_DIR, first start without the demo seed) migrated, with DISTRICTS extracted districts
+ * (status `completed`, minimal rows) and one enterprise organization with credits for all of them. Then
+ * the service exactly as production runs it (`node bin/edmarket.js serve --role api`, built `dist/`) and
+ * autocannon POSTing /api/v1/unlock, every request for the next district (an instant unlock: 200, 6
+ * credits charged). Warm-up requests (discarded) unlock districts too. Afterwards the ledger is checked:
+ * one charge per 200, the balance what it must be. Results: bench/results/unlock.json and the table of
+ * bench/README.md between the `unlock-results` markers.
+ */
+import "reflect-metadata";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { Client } from "pg";
+import { createDb, type Db } from "../src/db/client";
+import { migrate } from "../src/db/migrate";
+import { packageRoot } from "../src/db/package-root";
+import { createApiKey } from "../src/features/auth/api-key.service";
+import { createOrganization } from "../src/features/organizations/organization.service";
+import { freePort, log, rewriteReadmeBlock, round, startChild, stopChild } from "./harness";
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const DURATION = arg("duration", 10);
+const WARMUP = arg("warmup", 2);
+const CONNECTIONS = arg("connections", 50);
+const DISTRICTS = arg("districts", 30_000);
+const COST = 6;
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const BENCH_DB = "edmarket_unlock_bench";
+const RESULTS_FILE = path.join(packageRoot, "bench/results/unlock.json");
+const README_FILE = path.join(packageRoot, "bench/README.md");
+
+/** Districts and the organization; returns the district ids in unlock order and the organization's key. */
+async function prepare(db: Db): Promise<{ ids: string[]; apiKey: string; organizationId: string }> {
+  await migrate(db);
+  // Hand-written: bench fixture rows in one statement (DISTRICTS minimal extracted districts).
+  const rows = await db.query<{ id: string }>(
+    `INSERT INTO districts (fed_id, name, state, data_source, status)
+     SELECT 'UB' || lpad(i::text, 8, '0'), 'Unlock Bench District ' || i, 'NE', 'bench', 'completed'
+       FROM generate_series(1, $1::int) AS i
+     RETURNING id`,
+    [DISTRICTS],
+  );
+  const { organizationId } = await createOrganization(db, { name: "Unlock bench", plan: "enterprise", credits: DISTRICTS * COST });
+  const { apiKey } = await createApiKey(db, organizationId);
+  return { ids: rows.map((r) => r.id), apiKey, organizationId };
+}
+
+interface Run {
+  requests: number;
+  ok: number;
+  non_2xx: number;
+  errors: number;
+  duration_s: number;
+  unlocks_per_second: number;
+  latency_p50_ms: number;
+  latency_p99_ms: number;
+  latency_mean_ms: number;
+}
+
+/** autocannon with every request for the next district id. */
+async function load(base: string, apiKey: string, ids: string[], cursor: { next: number }, duration: number): Promise<Run> {
+  const r = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration,
+    timeout: 60,
+    requests: [
+      {
+        method: "POST",
+        path: "/api/v1/unlock",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+        setupRequest: (req) => {
+          if (cursor.next >= ids.length) throw new Error("bench: out of districts (raise --districts)");
+          return { ...req, body: JSON.stringify({ entity_type: "district", entity_id: ids[cursor.next++] }) };
+        },
+      },
+    ],
+  });
+  const requests = r.latency.totalCount;
+  return {
+    requests,
+    ok: r["2xx"],
+    non_2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    duration_s: r.duration,
+    unlocks_per_second: round(r["2xx"] / r.duration),
+    latency_p50_ms: r.latency.p50,
+    latency_p99_ms: r.latency.p99,
+    latency_mean_ms: round(r.latency.mean),
+  };
+}
+
+/**
+ * One charge per unlocked district, the balance what the charges leave, and at least one charge per 200.
+ * Requests still in flight when autocannon stops a run (at most one per connection and run) may have
+ * charged without being counted: at most 2 x CONNECTIONS more charges than 200s.
+ */
+async function verify(db: Db, organizationId: string, ok: number): Promise<Record<string, unknown>> {
+  const [ledger] = await db.query<{ charges: number; unlocked: number; balance: number }>(
+    `SELECT (SELECT count(DISTINCT transfer_id)::int FROM credit_ledger WHERE organization_id = $1::uuid AND kind = 'charge') AS charges,
+            (SELECT count(*)::int FROM unlocks WHERE organization_id = $1::uuid AND state = 'unlocked') AS unlocked,
+            (SELECT credit_balance FROM organizations WHERE id = $1::uuid) AS balance`,
+    [organizationId],
+  );
+  const actual = { charges: ledger.charges, unlocked: ledger.unlocked, balance: Number(ledger.balance), ok_responses: ok };
+  const consistent =
+    actual.unlocked === actual.charges &&
+    actual.balance === DISTRICTS * COST - actual.charges * COST &&
+    actual.charges >= ok &&
+    actual.charges <= ok + 2 * CONNECTIONS;
+  if (!consistent) throw new Error(`bench: ledger disagrees with the responses: ${JSON.stringify(actual)}`);
+  return { ...actual, uncounted_in_flight: actual.charges - ok };
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function bench(kind: "postgresql" | "embedded"): Promise<Record<string, unknown>> {
+  let serverEnv: NodeJS.ProcessEnv;
+  let open: () => Promise<Db>;
+  let cleanup = async () => {};
+  if (kind === "postgresql") {
+    await admin(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
+    await admin(`CREATE DATABASE ${BENCH_DB}`);
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${BENCH_DB}`;
+    open = () => createDb({ databaseUrl: url.toString() });
+    serverEnv = { DATABASE_URL: url.toString() };
+  } else {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-unlock-bench-"));
+    open = () => createDb({ dataDir });
+    serverEnv = { DATABASE_URL: "", DATA_DIR: dataDir, SEED_ON_EMPTY: "false" };
+    cleanup = async () => fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  try {
+    log(`${kind}: preparing ${DISTRICTS} districts`);
+    let db = await open();
+    const { ids, apiKey, organizationId } = await prepare(db);
+    await db.close(); // embedded: releases DATA_DIR for the server
+    const port = await freePort();
+    const server = await startChild(
+      `edmarket (${kind})`,
+      [path.join(packageRoot, "bin/edmarket.js"), "serve", "--role", "api"],
+      { ...process.env, ...serverEnv, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
+      port,
+      "/readyz",
+    );
+    const cursor = { next: 0 };
+    let measured: Run;
+    let warm: Run;
+    try {
+      log(`${kind}: warm-up ${WARMUP} s, measuring ${DURATION} s at ${CONNECTIONS} connections`);
+      warm = await load(server.base, apiKey, ids, cursor, WARMUP);
+      measured = await load(server.base, apiKey, ids, cursor, DURATION);
+      if (measured.non_2xx || measured.errors || warm.non_2xx || warm.errors)
+        throw new Error(`bench: ${kind}: non-2xx or errors: ${JSON.stringify({ warm, measured })}`);
+    } finally {
+      await stopChild(server);
+    }
+    db = await open();
+    try {
+      const ledger = await verify(db, organizationId, warm.ok + measured.ok);
+      return { ...measured, warmup_unlocks: warm.ok, ledger_checked: ledger };
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await cleanup();
+  }
+}
+
+async function main(): Promise<void> {
+  const loadAverage = os.loadavg();
+  const results: Record<string, Record<string, unknown>> = {};
+  for (const kind of ["postgresql", "embedded"] as const) results[kind] = await bench(kind);
+  await admin(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
+  const summary = {
+    scenario: "POST /api/v1/unlock, each request a different extracted district (instant unlock, 200, 6 credits charged)",
+    settings: { connections: CONNECTIONS, warmup_s: WARMUP, duration_s: DURATION, districts: DISTRICTS },
+    machine: {
+      cpus: os.cpus().length,
+      cpu: os.cpus()[0]?.model.trim(),
+      node: process.version,
+      load_average_at_start: loadAverage.map((n) => round(n)),
+    },
+    results,
+  };
+  fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+  fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(summary, null, 2)}\n`);
+  const row = (name: string, r: Record<string, unknown>) =>
+    `| ${name} | ${r.unlocks_per_second} | ${r.latency_p50_ms} | ${r.latency_p99_ms} | ${r.ok} |`;
+  rewriteReadmeBlock(README_FILE, "unlock-results", [
+    `${CONNECTIONS} connections, ${WARMUP} s warm-up, ${DURATION} s measured, ${os.cpus().length} CPUs (load average at start ${loadAverage
+      .map((n) => round(n))
+      .join(" ")}):`,
+    "",
+    "| database | instant unlocks/s | p50 ms | p99 ms | unlocks measured |",
+    "|---|---|---|---|---|",
+    row("PostgreSQL", results.postgresql),
+    row("embedded (PGlite)", results.embedded),
+  ]);
+  console.log(JSON.stringify(summary, null, 2));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
