@@ -35,7 +35,22 @@ export interface CsvFile {
   close(): Promise<void>;
 }
 
+/**
+ * Exports with notes around the table (NCES ELSI: title lines above the header, footnotes below it).
+ * Without a layout the header is the first row and every later row is data.
+ */
+export interface CsvLayout {
+  /** Tells the header row; rows before it (at most `maxPreamble`) are skipped as preamble. */
+  isHeader: (record: readonly string[]) => boolean;
+  maxPreamble: number;
+  /** Tells a footer row; from the first one on, every row must be footer (a data row after it is refused). */
+  isFooter: (record: readonly string[]) => boolean;
+  /** Accept `"` inside an unquoted field (ELSI's "Data Source: ... "Local Education Agency ..." ..." note). */
+  quotesInsideFields?: boolean;
+}
+
 export interface OpenCsvOptions {
+  layout?: CsvLayout;
   /** Columns the header must contain. */
   required?: (header: readonly string[]) => readonly string[];
   progress?: boolean;
@@ -70,7 +85,13 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
     },
   });
   const validator = new Utf8Validator(name);
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true });
+  const parser = parse({
+    bom: true,
+    relax_column_count: true,
+    relax_quotes: options.layout?.quotesInsideFields ?? false,
+    skip_empty_lines: true,
+    info: true,
+  });
   const stages: NodeJS.ReadWriteStream[] = [tap];
   if (gzipped) stages.push(zlib.createGunzip());
   stages.push(validator, parser);
@@ -101,25 +122,41 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
     return fail(message);
   };
 
-  const first = await next();
+  let first = await next();
   if (first.done) fail("file has no header row");
+  if (options.layout) {
+    for (let skipped = 0; !options.layout.isHeader(first.value.record); skipped += 1) {
+      if (skipped >= options.layout.maxPreamble) await refuse(`no header row in the first ${options.layout.maxPreamble + 1} rows`);
+      first = await next();
+      if (first.done) fail("file has no header row");
+    }
+  }
+  const headerLine = first.value.info.lines;
   const header = first.value.record.map((h) => h.trim());
   const seen = new Set<string>();
   for (const column of header) {
     // Unnamed columns (a trailing comma) are tolerated and never read.
-    if (column !== "" && seen.has(column)) await refuse(`line 1: the header names column "${column}" twice`);
+    if (column !== "" && seen.has(column)) await refuse(`line ${headerLine}: the header names column "${column}" twice`);
     seen.add(column);
   }
-  const missing = (options.required?.(header) ?? []).filter((column) => !seen.has(column));
+  let requiredColumns: readonly string[];
+  try {
+    requiredColumns = options.required?.(header) ?? [];
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const missing = requiredColumns.filter((column) => !seen.has(column));
   if (missing.length) {
     await refuse(
-      `line 1: the header lacks column(s) ${missing.map((c) => `"${c}"`).join(", ")}; found ${header.map((c) => `"${c}"`).join(", ")}`,
+      `line ${headerLine}: the header lacks column(s) ${missing.map((c) => `"${c}"`).join(", ")}; found ${header.map((c) => `"${c}"`).join(", ")}`,
     );
   }
   const index = new Map(header.map((column, i) => [column, i]));
 
   let read = 0;
   let consumed = false;
+  let inFooter = false;
   return {
     name,
     header,
@@ -137,6 +174,12 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
           const result = await next();
           if (result.done) break;
           const { record, info } = result.value;
+          if (inFooter || options.layout?.isFooter(record)) {
+            if (!options.layout!.isFooter(record))
+              fail(`line ${info.lines}: a data row after the footer notes (truncated or broken table)`);
+            inFooter = true;
+            continue;
+          }
           if (record.length !== header.length) {
             fail(
               `line ${info.lines}: ${record.length} field(s) where the header has ${header.length}` +

@@ -14,6 +14,7 @@ import { censusCounty } from "./sources/census-county";
 import { censusSaipe } from "./sources/census-saipe";
 import { hhsHeadStart } from "./sources/hhs-head-start";
 import { irsBmf } from "./sources/irs-bmf";
+import { ncesElsiLea } from "./sources/nces-elsi-lea";
 import { ncesLea } from "./sources/nces-lea";
 import { ncesSchoolSearch } from "./sources/nces-school-search";
 import { urbanF33 } from "./sources/urban-f33";
@@ -28,6 +29,7 @@ const INGESTORS = {
   "census-saipe": censusSaipe,
   "census-county": censusCounty,
   "urban-f33": urbanF33,
+  "nces-elsi-lea": ncesElsiLea,
   "hhs-head-start": hhsHeadStart,
   "childcare-ne": childcareNe,
   "childcare-in": childcareIn,
@@ -64,6 +66,7 @@ export async function runIngest(db: Db, source: string, file: string, options: I
   return db.transaction(async (q) => {
     const csv = await openCsv(absolute, name, {
       required: (header) => ingestor.columns(header, name),
+      layout: ingestor.layout,
       progress: options.progress,
       label: `${source} ${name}`,
     });

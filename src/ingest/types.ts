@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/client";
-import type { CsvFile } from "./csv";
+import type { CsvFile, CsvLayout } from "./csv";
 
 export interface IngestOptions {
   /** Draw a progress bar on stderr. Default: only when stderr is a TTY; never when stderr is not a TTY. */
@@ -66,6 +66,8 @@ export interface SourceDefinition {
 export interface Ingestor extends SourceDefinition {
   /** Required header columns; a file missing any of them is refused before anything is written. */
   columns(header: readonly string[], file: string): readonly string[];
+  /** Preamble/footer rows around the table (NCES ELSI exports); default: header first, all rows data. */
+  layout?: CsvLayout;
   run(ctx: IngestContext): Promise<void>;
 }
 

@@ -1,8 +1,12 @@
 /**
- * Census SAIPE school-district estimates 2022 -> the 2022 district_annual_stats row: total population,
- * population 5-17, related children 5-17 in poverty and their share. LEAID = state_fips + district_id;
- * geographic districts only, so a row whose LEAID is not in districts is rejected (see data/README.md).
+ * Census SAIPE school-district estimates, any income year (ussd12 ... ussd23) -> that year's
+ * district_annual_stats row: total population, population 5-17, related children 5-17 in poverty and
+ * their share. The files carry no year column: the year is the file's name (ussdYY = income year 20YY,
+ * which describes the school year starting in 20YY). LEAID = state_fips + district_id; geographic
+ * districts only, so a row whose LEAID is not in districts is rejected (see data/README.md).
  */
+import path from "node:path";
+import { BadRequestError } from "../../graphql/errors";
 import type { CsvRow } from "../csv";
 import { loadDistrictIds } from "../lookups";
 import type { Ingestor } from "../types";
@@ -10,8 +14,19 @@ import { SeenKeys, Upserter } from "../upsert";
 import { RowError, digits, int, percent, stateCode } from "../values";
 import { batchRows, districtStatsSpec } from "./common";
 
-const SCHOOL_YEAR_START = 2022;
-const SAIPE_VERSION = "SAIPE 2022 school district estimates (released December 2023)";
+/** Release of each income year's school-district estimates (Census publishes year Y in December Y+1). */
+const versionOf = (year: number) =>
+  year === 2022 ? "SAIPE 2022 school district estimates (released December 2023)" : `SAIPE ${year} school district estimates`;
+
+/** The income year of a ussdYY file (2000 + YY); a file named otherwise is refused before anything is read. */
+export function saipeYear(file: string): number {
+  const match = /^ussd(\d{2})(?![0-9])/i.exec(path.basename(file));
+  if (!match)
+    throw new BadRequestError(
+      `${file}: a SAIPE school-district file is named ussdYY (e.g. ussd22.csv, ussd19.csv.gz): the year comes from the name`,
+    );
+  return 2000 + Number(match[1]);
+}
 const SOURCE_URL = "https://www.census.gov/programs-surveys/saipe.html";
 
 const COLUMNS = [
@@ -32,7 +47,7 @@ const STATS = districtStatsSpec([
   "saipe_version",
 ]);
 
-function parse(row: CsvRow, seen: SeenKeys, ids: Map<string, string>) {
+function parse(row: CsvRow, seen: SeenKeys, ids: Map<string, string>, year: number) {
   stateCode(row.get("state_postal"), "state_postal");
   const leaid = digits(row.get("state_fips"), "state_fips", 2) + digits(row.get("district_id"), "district_id", 5);
   const duplicate = seen.check(leaid, row.line, "LEAID");
@@ -45,28 +60,33 @@ function parse(row: CsvRow, seen: SeenKeys, ids: Map<string, string>) {
   const poverty = int(row.get("est_children_5_17_in_poverty_related"), "est_children_5_17_in_poverty_related");
   return {
     district_id: districtId,
-    school_year_start: SCHOOL_YEAR_START,
+    school_year_start: year,
     total_population: population,
     school_age_population: schoolAge,
     school_age_children_in_poverty: poverty,
     school_age_poverty_pct: percent(poverty, schoolAge),
-    saipe_version: SAIPE_VERSION,
+    saipe_version: versionOf(year),
     source_urls: { saipe: SOURCE_URL },
   };
 }
 
 export const censusSaipe: Ingestor = {
-  description: "Census SAIPE 2022 school-district poverty estimates -> 2022 district_annual_stats (population, age 5-17, poverty)",
+  description:
+    "Census SAIPE school-district poverty estimates (any ussdYY file, 2012-2023) -> that year's district_annual_stats (population, age 5-17, poverty)",
   files: ["data/census_saipe_sd_poverty/ussd22.csv"],
   table: "district_annual_stats",
-  columns: () => COLUMNS,
+  columns: (_header, file) => {
+    saipeYear(file);
+    return COLUMNS;
+  },
   async run(ctx) {
     const upserter = await Upserter.create(ctx.q, ["district_annual_stats"]);
     const ids = await loadDistrictIds(ctx.q);
     const seen = new SeenKeys();
+    const year = saipeYear(ctx.csv.name);
     await batchRows(
       ctx,
-      (row) => parse(row, seen, ids),
+      (row) => parse(row, seen, ids, year),
       async (batch) => ctx.tally.main(await upserter.write(STATS, batch)),
     );
   },

@@ -17,7 +17,8 @@ const DATA_SOURCE = "nces_ccd_school_search_2324";
 const DIRECTORY_YEAR = 2023;
 const COUNTS_YEAR = 2022;
 const DIRECTORY_VERSION = "CCD 2023-24 preliminary directory via NCES School/District Search export";
-const COUNTS_VERSION = "CCD 2022-23 via NCES School/District Search export";
+/** The 2022 district statistics written by the district exports carry this version (nces-elsi-lea keeps them: data/README.md precedence). */
+export const COUNTS_VERSION = "CCD 2022-23 via NCES School/District Search export";
 const DISTRICT_SEARCH_URL = "https://nces.ed.gov/ccd/districtsearch/";
 const SCHOOL_SEARCH_URL = "https://nces.ed.gov/ccd/schoolsearch/";
 
