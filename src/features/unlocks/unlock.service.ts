@@ -236,7 +236,9 @@ async function unlockOne(
       throw new BadRequestError(`re_extract needs an unlocked ${item.entityType}; unlock it first`);
     if (reExtract && !kind.reExtract) throw new BadRequestError(`re_extract is not available for a ${item.entityType}`);
 
-    await requireAvailable(tx, org, kind.cost);
+    // Under the organization's lock nothing else moves its credits: after this unlock's charge or hold,
+    // `available` is what it was less the cost (no second read of the summary).
+    const { available } = await requireAvailable(tx, org, kind.cost);
     const now = new Date();
     const refs = { entityType: item.entityType, entityId: item.entityId, operationKey };
 
@@ -266,7 +268,7 @@ async function unlockOne(
         already_unlocked: false,
         credits_charged: kind.cost,
         credits_held: 0,
-        credits_remaining: await remaining(),
+        credits_remaining: available - kind.cost,
         hold_id: null,
         job_id: null,
         message: `${item.entityType} unlocked; ${kind.cost} credits charged`,
@@ -308,7 +310,7 @@ async function unlockOne(
       already_unlocked: reExtract,
       credits_charged: 0,
       credits_held: kind.cost,
-      credits_remaining: await remaining(),
+      credits_remaining: available - kind.cost,
       hold_id: holdId,
       job_id: jobId,
       message: reExtract
