@@ -277,10 +277,52 @@ describe("urban-f33", () => {
     expect(district).toEqual({ total_expenditures: 115241000, instructional_expenditures_percent: 55.81 });
   });
 
+  it("writes the extract's enrollment as 2022 enrollment, never as FY2018's denominator", async () => {
+    // data_dictionary.csv: enrollment is CCD year 2022, spending F-33 year 2018. Two real districts.
+    const rows = await db.query<{ fed_id: string; school_year_start: number } & Record<string, unknown>>(
+      `SELECT d.fed_id, s.school_year_start, s.total_enrollment, s.fed_membership_version, s.current_expenditures,
+              s.current_expenditures_per_student, s.finance_fiscal_year
+         FROM district_annual_stats s JOIN districts d ON d.id = s.district_id
+        WHERE d.fed_id IN ('4700147', '4700030') AND s.school_year_start IN (2017, 2022)
+        ORDER BY d.fed_id, s.school_year_start`,
+    );
+    expect(rows).toEqual([
+      // Alamo
+      expect.objectContaining({ fed_id: "4700030", school_year_start: 2017, total_enrollment: null, current_expenditures: 5136000 }),
+      expect.objectContaining({ fed_id: "4700030", school_year_start: 2022, total_enrollment: 578, finance_fiscal_year: null }),
+      // Achievement School District
+      expect.objectContaining({ fed_id: "4700147", school_year_start: 2017, total_enrollment: null, current_expenditures: 112697000 }),
+      expect.objectContaining({ fed_id: "4700147", school_year_start: 2022, total_enrollment: 5966, current_expenditures: null }),
+    ]);
+    for (const row of rows) expect(row.current_expenditures_per_student).toBeNull();
+    expect(rows[1]!.fed_membership_version).toContain("2022-23 membership via Urban Institute");
+    expect(await count(db, `SELECT 1 FROM district_annual_stats WHERE fed_membership_version LIKE '%via Urban Institute%'`)).toBe(148);
+  });
+
   it("changes nothing on a second run", async () => {
     const summary = await runIngest(db, "urban-f33", dataFile(F33));
     expect([summary.inserted, summary.updated, summary.unchanged]).toEqual([0, 0, 142]);
     expect(summary.related.districts).toEqual({ inserted: 0, updated: 0, unchanged: 142 });
+    expect(summary.related["district_annual_stats 2022 enrollment"]).toEqual({ inserted: 0, updated: 0, unchanged: 148 });
+  });
+
+  it("divides FY2018 spending only by a 2017-18 enrollment, and keeps another source's 2022 enrollment", async () => {
+    const alamo = `(SELECT id FROM districts WHERE fed_id = '4700030')`;
+    // As if another source (e.g. an ELSI 2017-18 export) had written the same-year enrollment and 2022's.
+    await db.query(`UPDATE district_annual_stats SET total_enrollment = 600 WHERE district_id = ${alamo} AND school_year_start = 2017`);
+    await db.query(
+      `UPDATE district_annual_stats SET total_enrollment = 580, fed_membership_version = 'CCD 2022-23 via NCES ELSI export'
+        WHERE district_id = ${alamo} AND school_year_start = 2022`,
+    );
+    await runIngest(db, "urban-f33", dataFile(F33));
+    const [fy2018] = await db.query(
+      `SELECT current_expenditures_per_student FROM district_annual_stats WHERE district_id = ${alamo} AND school_year_start = 2017`,
+    );
+    expect(fy2018).toEqual({ current_expenditures_per_student: 8560 }); // 5,136,000 / 600
+    const [sy2022] = await db.query(
+      `SELECT total_enrollment, fed_membership_version FROM district_annual_stats WHERE district_id = ${alamo} AND school_year_start = 2022`,
+    );
+    expect(sy2022).toEqual({ total_enrollment: 580, fed_membership_version: "CCD 2022-23 via NCES ELSI export" });
   });
 
   it("never labels a row as demo data", async () => {
