@@ -32,13 +32,38 @@ function districtKeys(name: string): string[] {
   return [full, base, place];
 }
 
+/**
+ * Names under which an organization calls a school district that the CCD directory spells otherwise
+ * (state + districtKey of the name -> LEAID). Small on purpose, one line per checked case
+ * (docs/early-childhood.md "Matching recipients to school districts").
+ */
+export const DISTRICT_ALIASES: Readonly<Record<string, string>> = {
+  // The NYC DOE is the CCD supervisory union "NYC CHANCELLOR'S OFFICE"; its 32 "NEW YORK CITY GEOGRAPHIC
+  // DISTRICT #n" are community school districts under it.
+  "NY|new york city department of education": "3620580",
+  "NY|nyc department of education": "3620580",
+  "NY|new york city public schools": "3620580",
+};
+
 /** Finds the school district an organization name denotes, within one state ("Worcester Public Schools" -> Worcester). */
 export class DistrictMatcher {
-  private constructor(private readonly levels: Map<string, string | null>[]) {}
+  private constructor(
+    private readonly levels: Map<string, string | null>[],
+    private readonly aliases: Map<string, string>,
+  ) {}
 
   static async load(q: Queryable): Promise<DistrictMatcher> {
     // Hand-written: bulk ingestion on the file's transaction `q` (data/README.md load times, bench/startup.ts).
-    const rows = await q.query<{ id: string; name: string; state: string }>(`SELECT id, name, state FROM districts`);
+    const rows = await q.query<{ id: string; name: string; state: string; fed_id: string }>(
+      `SELECT id, name, state, fed_id FROM districts`,
+    );
+    const byFedId = new Map(rows.map((r) => [r.fed_id, r]));
+    const aliases = new Map<string, string>();
+    for (const [key, fedId] of Object.entries(DISTRICT_ALIASES)) {
+      const district = byFedId.get(fedId);
+      // An alias counts only while its LEAID is loaded and in the alias's state.
+      if (district && key.startsWith(`${district.state}|`)) aliases.set(key, district.id);
+    }
     const levels = [new Map<string, string | null>(), new Map<string, string | null>(), new Map<string, string | null>()];
     for (const row of rows) {
       districtKeys(row.name).forEach((key, level) => {
@@ -49,7 +74,7 @@ export class DistrictMatcher {
         map.set(k, map.has(k) && map.get(k) !== row.id ? null : row.id);
       });
     }
-    return new DistrictMatcher(levels);
+    return new DistrictMatcher(levels, aliases);
   }
 
   /**
@@ -59,6 +84,8 @@ export class DistrictMatcher {
    */
   match(name: string, state: string): string | null {
     const keys = districtKeys(name);
+    const alias = this.aliases.get(`${state}|${keys[0]}`);
+    if (alias) return alias;
     const direct = this.levels[0]!.get(`${state}|${keys[0]}`);
     if (direct) return direct;
     if (!looksLikeSchoolDistrict(name)) return null;

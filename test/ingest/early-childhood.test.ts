@@ -31,7 +31,9 @@ describe("hhs-head-start", () => {
     // 10,314 PIR rows = 4,733 programs + 5,580 rows folded in (other years, the EHS half of a grant) + 1 reject.
     expect(counts(summary)).toEqual({ read: 10314, inserted: 4733, updated: 0, unchanged: 0, rejected: 1, skipped: 5580 });
     expect(summary.rejects).toEqual([{ line: 4830, reason: "program 04CH011174: service_state is empty in every year" }]);
-    expect(await count(db, `SELECT 1 FROM head_start_programs`)).toBe(4733);
+    // 65 grants have only delegate rows: their grant-level program is built from the delegates' rows.
+    expect(summary.related["head_start_programs (grant-level, from delegates)"]).toEqual({ inserted: 65, updated: 0, unchanged: 0 });
+    expect(await count(db, `SELECT 1 FROM head_start_programs`)).toBe(4733 + 65);
     const operators = summary.related.operators!;
     expect(operators.inserted).toBeGreaterThan(1000);
     expect(await count(db, `SELECT 1 FROM operators`)).toBe(operators.inserted);
@@ -57,7 +59,7 @@ describe("hhs-head-start", () => {
       `SELECT program_types FROM head_start_programs WHERE delegate_number IS NULL AND program_types @> ARRAY['head_start','early_head_start'] LIMIT 1`,
     );
     expect(both).toBeDefined();
-    expect(await count(db, `SELECT 1 FROM head_start_programs WHERE status = 'active'`)).toBe(2462);
+    expect(await count(db, `SELECT 1 FROM head_start_programs WHERE status = 'active'`)).toBe(2462 + 35);
     const [linked] = await db.query(
       `SELECT o.kind, o.data_source, o.slug FROM head_start_programs h JOIN operators o ON o.id = h.operator_id WHERE h.recipient_name = 'Hualapai Tribe' LIMIT 1`,
     );
@@ -68,10 +70,57 @@ describe("hhs-head-start", () => {
     });
   });
 
+  it("gives every delegate a parent: grants without a recipient row get one from the grant number and grantee_name", async () => {
+    // Without the built grant-level programs 625 of the 993 delegates (267 of the 472 active) had no parent.
+    const delegates = `SELECT status, parent_program_id FROM head_start_programs WHERE delegate_number IS NOT NULL`;
+    expect(await count(db, delegates)).toBe(993);
+    expect(await count(db, `${delegates} AND status = 'active'`)).toBe(472);
+    expect(await count(db, `${delegates} AND parent_program_id IS NULL`)).toBe(0);
+    // Every parent is its grant's own record.
+    expect(
+      await count(
+        db,
+        `SELECT 1 FROM head_start_programs c JOIN head_start_programs p ON p.id = c.parent_program_id
+          WHERE p.source_key <> c.grant_number OR p.delegate_number IS NOT NULL`,
+      ),
+    ).toBe(0);
+    // A school-district recipient: the NYC DOE (grant 02CH010989, 69 delegates, no row of its own) is the
+    // CCD's NYC CHANCELLOR'S OFFICE (LEAID 3620580) by the documented alias, not an operator.
+    const [nyc] = await db.query(
+      `SELECT h.id, h.name, h.recipient_name, h.state, h.status, h.program_types, h.operator_id, h.source_version, d.fed_id
+         FROM head_start_programs h LEFT JOIN districts d ON d.id = h.district_id WHERE h.source_key = '02CH010989'`,
+    );
+    expect(nyc).toMatchObject({
+      name: "New York City Department of Education",
+      recipient_name: "New York City Department of Education",
+      state: "NY",
+      status: "active",
+      program_types: ["head_start", "early_head_start"],
+      operator_id: null,
+      fed_id: "3620580",
+      source_version: "PIR 2022 (ACF pir_clean_2019_2022; grant-level record from its delegates' rows)",
+    });
+    expect(await count(db, `SELECT 1 FROM head_start_programs WHERE parent_program_id = $1`, [nyc!.id])).toBe(69);
+    expect(await count(db, `SELECT 1 FROM operators WHERE normalized_name = 'new york city department of education'`)).toBe(0);
+    // Exact name within the state: the Los Angeles County Office of Education is a CCD LEA of that name.
+    const [lacoe] = await db.query(
+      `SELECT d.fed_id FROM head_start_programs h JOIN districts d ON d.id = h.district_id WHERE h.source_key = '09CH010682'`,
+    );
+    expect(lacoe).toEqual({ fed_id: "0691078" });
+    // A multi-state grant (Acelero 02CH3129: three NJ delegates, one PA, last reported 2019) takes the majority state.
+    const [acelero] = await db.query(
+      `SELECT h.state, h.status, h.report_year, o.name AS operator FROM head_start_programs h JOIN operators o ON o.id = h.operator_id
+        WHERE h.source_key = '02CH3129'`,
+    );
+    expect(acelero).toEqual({ state: "NJ", status: "no_open_site", report_year: 2019, operator: "Acelero, Inc." });
+  });
+
   it("changes nothing on a second run", async () => {
     const summary = await runIngest(db, "hhs-head-start", dataFile(PIR));
     expect(counts(summary)).toEqual({ read: 10314, inserted: 0, updated: 0, unchanged: 4733, rejected: 1, skipped: 5580 });
     expect(summary.related.operators!.inserted).toBe(0);
+    expect(summary.related["head_start_programs (grant-level, from delegates)"]).toEqual({ inserted: 0, updated: 0, unchanged: 65 });
+    expect(await count(db, `SELECT 1 FROM head_start_programs WHERE delegate_number IS NOT NULL AND parent_program_id IS NULL`)).toBe(0);
   });
 });
 

@@ -8,7 +8,13 @@
  * latest year no longer reports is `no_open_site` (its grant ended or was re-competed). The fold keeps
  * one small entry per program, never the file.
  *
- * Recipients that are school districts link to the district (district_id) instead of an operator.
+ * A grant whose PIR rows are all delegates' (the recipient files no program of its own: 625 of 993
+ * delegates, 65 grants) still gets its grant-level program, built from the grant number and the
+ * delegates' grantee_name (see `grantPrograms`), so every delegate has a parent. These records are
+ * counted as the related table `head_start_programs (grant-level, from delegates)`: no PIR row is theirs.
+ *
+ * Recipients that are school districts link to the district (district_id) instead of an operator
+ * (DistrictMatcher: exact normalized name within the state, a few documented aliases).
  * The PIR extract has no funded enrollment, sites or addresses: funded_slots and site counts stay null.
  */
 import type { CsvRow } from "../csv";
@@ -70,6 +76,47 @@ interface Program {
   recipient: string;
   state: string | null;
   types: Set<string>;
+  /** A grant-level program built from its delegates' rows (no recipient row in the file). */
+  fromDelegates?: boolean;
+}
+
+/**
+ * The grant-level program of each grant that has delegates but no recipient (000/200) row in any year:
+ * name and recipient = the grantee_name of the grant's latest delegate rows (first in file order on a
+ * tie), year = their latest year, program types = the union of that year's delegate types, state = the
+ * state most of that year's delegates serve (alphabetically first on a tie; Acelero's multi-state grants).
+ */
+function grantPrograms(programs: Map<string, Program>): Program[] {
+  const byGrant = new Map<string, Program[]>();
+  for (const p of programs.values()) {
+    if (!p.delegateNumber || programs.has(p.grantNumber)) continue;
+    const list = byGrant.get(p.grantNumber) ?? [];
+    list.push(p);
+    byGrant.set(p.grantNumber, list);
+  }
+  const out: Program[] = [];
+  for (const [grantNumber, delegates] of byGrant) {
+    const year = Math.max(...delegates.map((d) => d.year));
+    const latest = delegates.filter((d) => d.year === year).sort((a, b) => a.line - b.line);
+    const first = latest[0]!;
+    const states = new Map<string, number>();
+    for (const d of latest) if (d.state) states.set(d.state, (states.get(d.state) ?? 0) + 1);
+    const state = [...states].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
+    out.push({
+      key: grantNumber,
+      grantNumber,
+      delegateNumber: null,
+      year,
+      line: first.line,
+      name: first.recipient,
+      nameFromLeadHs: false,
+      recipient: first.recipient,
+      state,
+      types: new Set(latest.flatMap((d) => [...d.types])),
+      fromDelegates: true,
+    });
+  }
+  return out;
 }
 
 interface PirRow {
@@ -159,6 +206,8 @@ async function run(ctx: IngestContext): Promise<void> {
       valid -= 1;
     }
   }
+  // After the rejects: a grant-level program needs a delegate with a state, and it reads no row of its own.
+  const builtLeads = grantPrograms(new Map(usable.map((p) => [p.key, p]))) as (Program & { state: string })[];
   ctx.tally.skipped += valid - usable.length;
 
   // School-district recipients become district links; every other recipient of a grant is an operator.
@@ -167,7 +216,7 @@ async function run(ctx: IngestContext): Promise<void> {
   const upserter = await Upserter.create(ctx.q, ["head_start_programs", "operators"]);
   const districtOf = new Map<string, string | null>();
   const candidates: OperatorCandidate[] = [];
-  for (const p of usable) {
+  for (const p of [...usable, ...builtLeads]) {
     const districtName = p.delegateNumber ? p.name : p.recipient;
     const districtId = districts.match(districtName, p.state);
     districtOf.set(p.key, districtId);
@@ -195,7 +244,9 @@ async function run(ctx: IngestContext): Promise<void> {
     program_types: TYPE_ORDER.filter((t) => p.types.has(t)),
     status: p.year === latestYear ? "active" : "no_open_site",
     source_url: SOURCE_URL,
-    source_version: `PIR ${p.year} (ACF pir_clean_2019_2022)`,
+    source_version: p.fromDelegates
+      ? `PIR ${p.year} (ACF pir_clean_2019_2022; grant-level record from its delegates' rows)`
+      : `PIR ${p.year} (ACF pir_clean_2019_2022)`,
     report_year: p.year,
     data_source: DATA_SOURCE,
   });
@@ -206,6 +257,15 @@ async function run(ctx: IngestContext): Promise<void> {
       await upserter.write(
         PROGRAMS,
         leads.slice(start, start + BATCH_SIZE).map((p) => toRow(p, null)),
+      ),
+    );
+  }
+  for (let start = 0; start < builtLeads.length; start += BATCH_SIZE) {
+    ctx.tally.add(
+      "head_start_programs (grant-level, from delegates)",
+      await upserter.write(
+        PROGRAMS,
+        builtLeads.slice(start, start + BATCH_SIZE).map((p) => toRow(p, null)),
       ),
     );
   }
@@ -223,7 +283,7 @@ async function run(ctx: IngestContext): Promise<void> {
   }
   const active = usable.filter((p) => p.year === latestYear).length;
   ctx.log(
-    `${ctx.csv.name}: ${usable.length} programs (${leads.length} grants, ${delegates.length} delegates), ${active} reported in ${latestYear}`,
+    `${ctx.csv.name}: ${usable.length + builtLeads.length} programs (${leads.length} grants, ${builtLeads.length} grant-level built from delegates, ${delegates.length} delegates), ${active} reported in ${latestYear}`,
   );
 }
 
