@@ -8,6 +8,7 @@ import type { Db } from "../db/client";
 import { packageRoot } from "../db/package-root";
 import { BadRequestError } from "../graphql/errors";
 import { openCsv } from "./csv";
+import { refreshDistrictSummary } from "./district-summary";
 import { childcareIn } from "./sources/childcare-in";
 import { childcareNe } from "./sources/childcare-ne";
 import { censusCounty } from "./sources/census-county";
@@ -38,6 +39,9 @@ const INGESTORS = {
 
 export type IngestSource = keyof typeof INGESTORS;
 
+/** Sources writing district_annual_stats columns the district record takes (src/ingest/district-summary.ts). */
+const SUMMARY_SOURCES: ReadonlySet<string> = new Set(["nces-school-search", "urban-f33", "nces-elsi-lea"]);
+
 /** Source name -> description, default files (relative to the repository root) and main table. */
 export const INGEST_SOURCES: Readonly<Record<IngestSource, SourceDefinition>> = Object.fromEntries(
   Object.entries(INGESTORS).map(([name, i]) => [name, { description: i.description, files: [...i.files], table: i.table }]),
@@ -53,7 +57,12 @@ function displayName(absolute: string): string {
   return relative.startsWith("..") || path.isAbsolute(relative) ? absolute : relative.split(path.sep).join("/");
 }
 
-export async function runIngest(db: Db, source: string, file: string, options: IngestOptions = {}): Promise<IngestSummary> {
+export async function runIngest(
+  db: Db,
+  source: string,
+  file: string,
+  options: IngestOptions & { refreshSummary?: boolean } = {},
+): Promise<IngestSummary> {
   if (!isIngestSource(source)) {
     throw new BadRequestError(`unknown ingest source "${source}"; known sources: ${Object.keys(INGESTORS).join(", ")}`);
   }
@@ -78,6 +87,9 @@ export async function runIngest(db: Db, source: string, file: string, options: I
     }
     const written = tally.inserted + tally.updated + tally.unchanged + tally.rejected + tally.skipped;
     if (written !== csv.read) throw new Error(`${source}: accounting error, ${csv.read} rows read but ${written} accounted for`);
+    // The district record's latest-year fields, in the file's transaction (ingestDemoFiles does it once at the end).
+    const districtsRefreshed =
+      options.refreshSummary !== false && SUMMARY_SOURCES.has(source) ? await refreshDistrictSummary(q) : undefined;
     const summary: IngestSummary = {
       source,
       file: name,
@@ -90,6 +102,7 @@ export async function runIngest(db: Db, source: string, file: string, options: I
       skipped: tally.skipped,
       related: tally.related,
       ms: Math.round(performance.now() - started),
+      ...(districtsRefreshed === undefined ? {} : { districts_refreshed: districtsRefreshed }),
     };
     // Hand-written: in the file's transaction `q`, with the ingest it records (data/README.md load times).
     await q.query(
@@ -105,11 +118,20 @@ export async function runIngest(db: Db, source: string, file: string, options: I
   });
 }
 
-/** Loads every file under data/ in dependency order; one summary per file. */
+/**
+ * Loads every file under data/ in dependency order (one summary per file), then sets the district
+ * record's latest-year fields once (src/ingest/district-summary.ts).
+ */
 export async function ingestDemoFiles(db: Db, options: IngestOptions = {}): Promise<IngestSummary[]> {
   const summaries: IngestSummary[] = [];
   for (const [source, definition] of Object.entries(INGEST_SOURCES)) {
-    for (const file of definition.files) summaries.push(await runIngest(db, source, path.join(packageRoot, file), options));
+    for (const file of definition.files)
+      summaries.push(await runIngest(db, source, path.join(packageRoot, file), { ...options, refreshSummary: false }));
   }
+  const started = performance.now();
+  const refreshed = await db.transaction((q) => refreshDistrictSummary(q));
+  (options.log ?? (() => undefined))(
+    `district record fields from the latest year: ${refreshed} districts updated (${Math.round(performance.now() - started)} ms)`,
+  );
   return summaries;
 }

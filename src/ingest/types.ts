@@ -44,6 +44,8 @@ export interface IngestSummary {
   /** Other tables the run wrote, by table name. */
   related: Record<string, TableCounts>;
   ms: number;
+  /** Districts whose latest-year record fields changed (src/ingest/district-summary.ts); sources that feed them only. */
+  districts_refreshed?: number;
 }
 
 /** What an ingestor sees: the transaction, the open CSV and the tallies it fills in. */

@@ -200,6 +200,23 @@ describe("nces-elsi-lea", () => {
     expect(await stats("2601074", 2022)).toMatchObject({ total_enrollment: null, enrollment_status: "below_standards", teachers_fte: 1.9 });
   });
 
+  it("sets the district record from the latest year having each field (ratio and per-student from one year)", async () => {
+    const [albertville] = await t.db.query<Record<string, unknown>>(
+      `SELECT student_count, teachers_fte, total_staff, student_teacher_ratio, total_revenue, total_expenditures,
+              revenue_per_student, expenditures_per_student FROM districts WHERE fed_id = '0100005'`,
+    );
+    expect(albertville).toEqual({
+      student_count: 5821, // 2023-24
+      teachers_fte: 314.5, // 2023-24
+      total_staff: 453.5, // 2023-24
+      student_teacher_ratio: 18.51, // 2023-24 published, with that year's enrollment and teachers
+      total_revenue: 74420000, // FY2021 (school year 2020)
+      total_expenditures: 59207000, // FY2021
+      revenue_per_student: 12739, // FY2021 V33 of the same row
+      expenditures_per_student: 10134.71, // FY2021 / 2020-21 enrollment 5,842
+    });
+  });
+
   it("the School/District Search exports win for 2022 whichever loads first; ELSI keeps its other years", async () => {
     const michigan = dataFile("data/nces_school_search_4states/michigan_districts.csv");
     // ELSI first (previous test), then the export: the export overwrites its columns.
@@ -227,6 +244,7 @@ describe("nces-elsi-lea", () => {
         years,
         { read, inserted: 0, updated: 0, unchanged: read - rejected, rejected, skipped: 0 },
       ]);
+      expect(summary.districts_refreshed).toBe(0);
     }
   });
 

@@ -73,7 +73,8 @@ function parse(row: CsvRow, seen: SeenKeys, ids: Map<string, string>, year: numb
 export const censusSaipe: Ingestor = {
   description:
     "Census SAIPE school-district poverty estimates (any ussdYY file, 2012-2023) -> that year's district_annual_stats (population, age 5-17, poverty)",
-  files: ["data/census_saipe_sd_poverty/ussd22.csv"],
+  // Every income year 2012-2023, oldest first (ussd22 is the only uncompressed copy).
+  files: [12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23].map((y) => `data/census_saipe_sd_poverty/ussd${y}.csv${y === 22 ? "" : ".gz"}`),
   table: "district_annual_stats",
   columns: (_header, file) => {
     saipeYear(file);

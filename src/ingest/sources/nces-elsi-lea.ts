@@ -216,8 +216,8 @@ async function run(ctx: IngestContext): Promise<void> {
 export const ncesElsiLea: Ingestor = {
   description:
     "NCES ELSI district exports (national, one school year per file, 2019-20 to 2023-24) -> that year's district_annual_stats (enrollment, teachers, staff, ratio) and F-33 revenue/expenditures of FY2020-FY2021",
-  // Not loaded by the first start (src/seed.ts) until startup time is measured: `edmarket ingest nces-elsi-lea <file>`.
-  files: [],
+  // Every year, oldest first (first start: src/seed.ts via ingestDemoFiles; timings in data/README.md).
+  files: [2019, 2020, 2021, 2022, 2023].map((y) => `data/nces_elsi_lea_multiyear/elsi_lea_${y}_${y + 1}.csv.gz`),
   table: "district_annual_stats",
   layout: LAYOUT,
   columns: (header, file) => shape(header, file).columns,

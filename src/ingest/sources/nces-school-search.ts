@@ -1,8 +1,9 @@
 /**
  * NCES School / District Search exports for CA, FL, MI, WA. Directory fields are 2023-24; columns
  * whose header ends in "*" are 2022-23 counts.
- *   <state>_districts.csv -> districts.student_count / teachers_fte / student_teacher_ratio / locale
- *     and the 2022 district_annual_stats row; a district the LEA directory lacks is created from it.
+ *   <state>_districts.csv -> districts locale and the 2022 district_annual_stats row (the record's
+ *     student_count / teachers_fte / student_teacher_ratio follow from it: src/ingest/district-summary.ts);
+ *     a district the LEA directory lacks is created from it.
  *   <state>_schools.csv -> schools (linked to their district by LEAID), the 2022 school_annual_stats
  *     row (counts, lunch, grades, statuses) and the 2023 row (status, type, charter).
  */
@@ -51,7 +52,9 @@ const DISTRICTS: UpsertSpec = {
     "physical_state", "physical_zip", "phone", "school_count", "district_type", "operational_status", "fed_data_year",
     "data_source", ...DISTRICT_OWN,
   ],
-  update: DISTRICT_OWN,
+  // student_count / teachers_fte / student_teacher_ratio of an existing district are set from the latest
+  // statistics year (src/ingest/district-summary.ts, run after this file): only the locale is updated here.
+  update: ["locale_code", "locale_type"],
   touch: ["last_updated_at"],
   returning: ["id", "fed_id"],
 };
