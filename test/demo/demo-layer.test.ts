@@ -20,9 +20,13 @@ import {
   DEMO_SCHOOL_COLUMNS,
   DEMO_TABLES,
   type DemoProjectRef,
+  DEFAULT_DEMO_SEED,
   type DemoSummary,
   seedDemoLayer,
 } from "../../src/seed/demo/demo.service";
+import { buildIntelligence } from "../../src/seed/demo/intelligence";
+import { districtEntity } from "../../src/seed/demo/model";
+import { withReferenceDay } from "../../src/seed/demo/random";
 import { createTestDb, type TestDb } from "../support/db";
 
 const STATES = ["NE", "CA", "FL", "TX", "MI", "NY"];
@@ -153,9 +157,10 @@ describe("demo layer", () => {
     before = await nonDemoSnapshot();
     first = await seedDemoLayer(db);
     firstPrint = await fingerprint();
-    second = await seedDemoLayer(db, { projectIds: projects });
+    // The same reference day as the first run (a run across midnight UTC would otherwise count from the next day).
+    second = await seedDemoLayer(db, { projectIds: projects, referenceDay: first.referenceDay });
     secondPrint = await fingerprint();
-    third = await seedDemoLayer(db, { projectIds: projects });
+    third = await seedDemoLayer(db, { projectIds: projects, referenceDay: first.referenceDay });
     thirdPrint = await fingerprint();
   });
   afterAll(async () => {
@@ -298,11 +303,14 @@ describe("demo layer", () => {
       ),
     ).toEqual([0]);
 
+    // Seeded today (no referenceDay given): every window is counted from the real current date.
+    expect(first.referenceDay).toBe(new Date().toISOString().slice(0, 10));
     const [contracts] = await db.query<{ expiring: number; later: number; bad: number }>(
-      `SELECT count(*) FILTER (WHERE expires_on > DATE '2026-11-01' AND expires_on <= DATE '2026-11-01' + interval '6 months')::int AS expiring,
-              count(*) FILTER (WHERE expires_on > DATE '2026-11-01' + interval '6 months')::int AS later,
-              count(*) FILTER (WHERE starts_on >= expires_on OR starts_on > DATE '2026-11-01')::int AS bad
+      `SELECT count(*) FILTER (WHERE expires_on > $1::date AND expires_on <= $1::date + interval '6 months')::int AS expiring,
+              count(*) FILTER (WHERE expires_on > $1::date + interval '6 months')::int AS later,
+              count(*) FILTER (WHERE starts_on >= expires_on OR starts_on > $1::date)::int AS bad
          FROM contracts`,
+      [first.referenceDay],
     );
     expect(contracts!.expiring).toBeGreaterThanOrEqual(3);
     expect(contracts!.later).toBeGreaterThanOrEqual(3);
@@ -310,9 +318,8 @@ describe("demo layer", () => {
 
     const [bids] = await db.query<{ open: number; closed: number; inconsistent: number }>(
       `SELECT count(*) FILTER (WHERE status = 'open')::int AS open, count(*) FILTER (WHERE status = 'closed')::int AS closed,
-              count(*) FILTER (WHERE NOT ((status = 'open' AND deadline_at > TIMESTAMPTZ '2026-11-01T00:00:00Z')
-                                       OR (status = 'closed' AND deadline_at < TIMESTAMPTZ '2026-11-01T00:00:00Z'))
-                                  OR posted_on >= deadline_at::date)::int AS inconsistent
+              count(*) FILTER (WHERE NOT ((status = 'open' AND deadline_at > now()) OR (status = 'closed' AND deadline_at < now()))
+                                  OR posted_on >= deadline_at::date OR posted_on > current_date)::int AS inconsistent
          FROM bids`,
     );
     expect(bids!.open).toBeGreaterThan(0);
@@ -358,20 +365,22 @@ describe("demo layer", () => {
 
   it("writes timeline events, articles and signals within the contract's lists and dates", async () => {
     const events = await db.query<{ event_type: string; outside: boolean; entity_ok: boolean }>(
-      `SELECT e.event_type, (e.event_date < DATE '2024-01-01' OR e.event_date > DATE '2026-12-31') AS outside,
+      `SELECT e.event_type, (e.event_date < $1::date - 1036 OR e.event_date >= $1::date) AS outside,
               (d.id IS NOT NULL OR s.id IS NOT NULL) AS entity_ok
          FROM timeline_events e
          LEFT JOIN districts d ON e.entity_type = 'district' AND d.id = e.entity_id
          LEFT JOIN schools s ON e.entity_type = 'school' AND s.id = e.entity_id`,
+      [first.referenceDay],
     );
     expect(new Set(events.map((e) => e.event_type))).toEqual(new Set(EVENT_TYPES));
     expect(events.filter((e) => e.outside || !e.entity_ok)).toEqual([]);
 
     const [articles] = await db.query<{ n: number; bad: number }>(
       `SELECT count(*)::int AS n,
-              count(*) FILTER (WHERE url NOT LIKE 'https://demo.example.org/news/%' OR published_at < TIMESTAMPTZ '2025-05-01T00:00:00Z'
-                                  OR published_at > TIMESTAMPTZ '2026-11-01T00:00:00Z')::int AS bad
+              count(*) FILTER (WHERE url NOT LIKE 'https://demo.example.org/news/%' OR published_at < $1::date - 547
+                                  OR published_at > $1::date)::int AS bad
          FROM articles`,
+      [first.referenceDay],
     );
     expect(articles!.n).toBeGreaterThan(10);
     expect(articles!.bad).toBe(0);
@@ -570,5 +579,46 @@ describe("demo layer", () => {
         `SELECT count(*)::int AS v FROM contacts c JOIN districts d ON d.id = c.district_id WHERE c.school_id IS NULL AND d.status <> 'completed'`,
       ),
     ).toEqual([0]);
+  });
+});
+
+describe("demo dates", () => {
+  const entities = Array.from({ length: 12 }, (_, i) =>
+    districtEntity(
+      {
+        id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+        fed_id: String(3100000 + i),
+        name: `Dates Test District ${i}`,
+        state: "NE",
+        physical_city: "Lincoln",
+        student_count: 4000 + i * 500,
+        school_count: 5,
+        phone: null,
+      },
+      i,
+    ),
+  );
+  const build = (day: string) => withReferenceDay(day, () => buildIntelligence(DEFAULT_DEMO_SEED, entities));
+  const days = (a: string, b: string) => Math.round((Date.parse(a) - Date.parse(b)) / 86_400_000);
+
+  it("are offsets from the reference day: reproducible for one day, shifted whole for another", () => {
+    expect(build("2031-02-17")).toEqual(build("2031-02-17"));
+    const a = build("2026-11-01");
+    const b = build("2031-02-17");
+    const shift = days("2031-02-17", "2026-11-01");
+    expect(b.contracts.map((c) => days(String(c.expires_on), String(c.starts_on)))).toEqual(
+      a.contracts.map((c) => days(String(c.expires_on), String(c.starts_on))),
+    );
+    b.contracts.forEach((c, i) => expect(days(String(c.expires_on), String(a.contracts[i]!.expires_on))).toBe(shift));
+    b.bids.forEach((bid, i) => expect(days(String(bid.deadline_at), String(a.bids[i]!.deadline_at))).toBe(shift));
+    // Bids seeded on a day are open after it or closed before it; "expiring" contracts end within six months of it.
+    for (const bid of b.bids) expect(bid.status === "open").toBe(String(bid.deadline_at) > "2031-02-17");
+    expect(b.contracts.some((c) => String(c.expires_on) > "2031-02-17" && String(c.expires_on) <= "2031-08-17")).toBe(true);
+    expect(b.contracts[0]!.created_at).toBe("2031-02-17T00:00:00.000Z");
+  });
+
+  it("refuses a reference day that is not YYYY-MM-DD", () => {
+    expect(() => build("2031-02-30")).toThrow(/YYYY-MM-DD/);
+    expect(() => build("17/02/2031")).toThrow(/YYYY-MM-DD/);
   });
 });

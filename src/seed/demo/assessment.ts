@@ -6,7 +6,7 @@
  */
 import type { DemoRow } from "./bulk";
 import { DEMO_HOST, DEMO_SOURCE } from "./catalog";
-import { type DemoEntity, SEEDED_AT } from "./model";
+import { type DemoEntity, seededAt } from "./model";
 import { clamp, DemoRandom, demoUuid, round } from "./random";
 
 export const DEMO_ASSESSMENT_SOURCE_ID = "demo-assessment";
@@ -219,7 +219,7 @@ export function buildAssessments(seed: number, targets: readonly AssessmentTarge
         },
         comparability_warning: "Demo data: invented proficiency figures, not comparable with any real state assessment.",
         data_source: DEMO_SOURCE,
-        loaded_at: SEEDED_AT,
+        loaded_at: seededAt(),
       });
     }
   }

@@ -5,7 +5,7 @@
  */
 import type { DemoRow } from "./bulk";
 import { type AssociationKind, DEMO_HOST, DEMO_SOURCE, FIRST_NAMES, LAST_NAMES, STATE_NAMES } from "./catalog";
-import { type CenterSeedRow, fictionalPhone, SEEDED_AT } from "./model";
+import { type CenterSeedRow, fictionalPhone, seededAt } from "./model";
 import { DemoRandom, demoUuid } from "./random";
 
 const REDACTED_NAME = "[redacted]";
@@ -59,7 +59,7 @@ export function buildAssociations(
         title,
         redacted,
         data_source: DEMO_SOURCE,
-        created_at: SEEDED_AT,
+        created_at: seededAt(),
       });
     });
   };
@@ -144,8 +144,8 @@ function associationRow(
     // Never verified: nobody checked an invented body against anything.
     verified_at: null,
     data_source: DEMO_SOURCE,
-    created_at: SEEDED_AT,
-    updated_at: SEEDED_AT,
+    created_at: seededAt(),
+    updated_at: seededAt(),
   };
 }
 
@@ -163,7 +163,7 @@ export function buildChildcarePeople(seed: number, centers: readonly CenterSeedR
       title,
       role,
       data_source: DEMO_SOURCE,
-      created_at: SEEDED_AT,
+      created_at: seededAt(),
     }));
   });
 }

@@ -17,7 +17,7 @@ import {
   SCHOOL_CONTACT_TITLES,
   STRATEGIC_PRIORITIES,
 } from "./catalog";
-import { type DemoEntity, fictionalPhone, Rotation, SEEDED_AT } from "./model";
+import { type DemoEntity, fictionalPhone, Rotation, seededAt } from "./model";
 import { DemoRandom, demoUuid, lowerFirst, slugify, timestampOffset } from "./random";
 
 type EnrichmentStatus = (typeof ENRICHMENT_STATUSES)[number];
@@ -108,8 +108,8 @@ export function buildContacts(seed: number, entities: readonly DemoEntity[]): Co
         crm_sync_error: crm === "failed" ? "Demo: simulated CRM sync failure." : null,
         data_source: DEMO_SOURCE,
         discovered_at: timestampOffset(-rng.int(30, 200)),
-        last_updated_at: SEEDED_AT,
-        created_at: SEEDED_AT,
+        last_updated_at: seededAt(),
+        created_at: seededAt(),
       });
     }
     result.contacts.push(...rows);

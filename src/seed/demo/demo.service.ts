@@ -5,8 +5,10 @@
  * clearly labelled demo rows with data_source = 'demo'.
  *
  * One transaction: undo the previous demo layer (delete demo rows, reset demo-marked status columns
- * that fall outside the new subset), then rewrite it. Ids are name-based UUIDs and every timestamp is
- * derived from the reference day 2026-11-01, so a second run over the same catalogue changes nothing.
+ * that fall outside the new subset), then rewrite it. Ids are name-based UUIDs and every date and timestamp
+ * is a seeded offset from the reference day, the seeding day (UTC) unless `referenceDay` names one: open
+ * bids stay open and expiring contracts stay within their window whenever the layer is seeded, and a
+ * second run over the same catalogue on the same day (or with the same `referenceDay`) changes nothing.
  */
 import type { Db, Queryable } from "../../db/client";
 import { buildAssessments, gradeNumber, hasTestedGrade, type AssessmentTarget } from "./assessment";
@@ -21,6 +23,7 @@ import { buildIntelligence } from "./intelligence";
 import { type CenterSeedRow, districtEntity, type DistrictSeedRow, schoolEntity, type SchoolSeedRow } from "./model";
 import { buildNews, buildTimelineEvents } from "./news";
 import { buildOpportunities, type DemoProjectRef } from "./opportunities";
+import { utcDay, withReferenceDay } from "./random";
 
 export const DEFAULT_DEMO_SEED = 20261101;
 
@@ -80,6 +83,8 @@ export interface SeedDemoOptions {
   seed?: number;
   /** Projects to write demo opportunities for; without it no opportunity is written or removed. */
   projectIds?: DemoProjectRef[];
+  /** `YYYY-MM-DD` every demo date counts from; default: today's UTC date (the seeding day). */
+  referenceDay?: string;
 }
 
 export interface ExtractionCounts {
@@ -92,6 +97,8 @@ export interface ExtractionCounts {
 
 export interface DemoSummary {
   seed: number;
+  /** The day every demo date was counted from. */
+  referenceDay: string;
   districts: ExtractionCounts;
   schools: ExtractionCounts;
   /** Rows written per table in this run: the table's demo rows afterwards (opportunities: those of the projects given). */
@@ -105,6 +112,9 @@ export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Prom
   const seed = options.seed ?? DEFAULT_DEMO_SEED;
   if (!Number.isSafeInteger(seed)) throw new TypeError(`seedDemoLayer: seed must be an integer, got ${seed}`);
   const projects = options.projectIds ?? [];
+  const day = options.referenceDay ?? utcDay(new Date());
+  // Validates the day before any write (a bad one is a TypeError, nothing written).
+  withReferenceDay(day, () => null);
   // Inside the transaction only `q` is used: embedded PGlite has one connection and would deadlock on `db`.
   return db.transaction(async (q) => {
     // Hand-written: Prisma has no advisory locks; on the seed's transaction `q` (bench/startup.ts first start).
@@ -120,57 +130,61 @@ export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Prom
     const schools = selection.completedSchools.map(schoolEntity);
     const entities = [...districts, ...schools];
 
-    const intelligence = buildIntelligence(seed, entities);
-    const contacts = buildContacts(seed, entities);
-    const news = buildNews(seed, entities);
-    const assessmentTargets: AssessmentTarget[] = [
-      ...districts
-        .filter((d) => selection.assessmentDistrictIds.has(d.id))
-        .slice(0, DEMO_LIMITS.assessmentDistricts)
-        .map((entity) => ({ entity, low: -1, high: 12 })),
-      ...schools
-        .filter((s) => selection.assessmentSchoolIds.has(s.id))
-        .map((entity) => ({ entity, ...schoolGradeSpan(selection.schoolGrades.get(entity.id)) }))
-        .filter((target) => hasTestedGrade(target.low, target.high))
-        .slice(0, DEMO_LIMITS.assessmentSchools),
-    ];
-    const associationStates = [...new Set(districts.map((d) => d.state))].slice(0, DEMO_LIMITS.associationStates);
-    const cityByState = new Map(
-      associationStates.map((state) => [state, districts.find((d) => d.state === state && d.city)?.city ?? null]),
-    );
-    const associations = buildAssociations(seed, associationStates, cityByState);
-    const opportunities = buildOpportunities(seed, projects, news.demoSignals, districts, contacts.byEntity);
+    // Every builder below counts its dates from the reference day; synchronous, so nothing interleaves.
+    const { rowsByTable, districtUpdates, schoolUpdates } = withReferenceDay(day, () => {
+      const intelligence = buildIntelligence(seed, entities);
+      const contacts = buildContacts(seed, entities);
+      const news = buildNews(seed, entities);
+      const assessmentTargets: AssessmentTarget[] = [
+        ...districts
+          .filter((d) => selection.assessmentDistrictIds.has(d.id))
+          .slice(0, DEMO_LIMITS.assessmentDistricts)
+          .map((entity) => ({ entity, low: -1, high: 12 })),
+        ...schools
+          .filter((s) => selection.assessmentSchoolIds.has(s.id))
+          .map((entity) => ({ entity, ...schoolGradeSpan(selection.schoolGrades.get(entity.id)) }))
+          .filter((target) => hasTestedGrade(target.low, target.high))
+          .slice(0, DEMO_LIMITS.assessmentSchools),
+      ];
+      const associationStates = [...new Set(districts.map((d) => d.state))].slice(0, DEMO_LIMITS.associationStates);
+      const cityByState = new Map(
+        associationStates.map((state) => [state, districts.find((d) => d.state === state && d.city)?.city ?? null]),
+      );
+      const associations = buildAssociations(seed, associationStates, cityByState);
+      const opportunities = buildOpportunities(seed, projects, news.demoSignals, districts, contacts.byEntity);
 
-    const rowsByTable: Record<DemoTable, DemoRow[]> = {
-      vendors: intelligence.vendors,
-      entity_vendors: intelligence.entity_vendors,
-      pain_points: intelligence.pain_points,
-      funding: intelligence.funding,
-      contracts: intelligence.contracts,
-      bids: intelligence.bids,
-      contacts: contacts.contacts,
-      timeline_events: buildTimelineEvents(seed, entities),
-      articles: news.articles,
-      signals: news.signals,
-      ...buildAssessments(seed, assessmentTargets),
-      special_education_finance: buildSpecialEducationFinance(
-        seed,
-        districts.filter((d) => selection.financeDistrictIds.has(d.id)).slice(0, DEMO_LIMITS.financeDistricts),
-      ),
-      ...associations,
-      childcare_people: buildChildcarePeople(seed, selection.childcareCenters),
-      ...opportunities,
-    };
+      const rowsByTable: Record<DemoTable, DemoRow[]> = {
+        vendors: intelligence.vendors,
+        entity_vendors: intelligence.entity_vendors,
+        pain_points: intelligence.pain_points,
+        funding: intelligence.funding,
+        contracts: intelligence.contracts,
+        bids: intelligence.bids,
+        contacts: contacts.contacts,
+        timeline_events: buildTimelineEvents(seed, entities),
+        articles: news.articles,
+        signals: news.signals,
+        ...buildAssessments(seed, assessmentTargets),
+        special_education_finance: buildSpecialEducationFinance(
+          seed,
+          districts.filter((d) => selection.financeDistrictIds.has(d.id)).slice(0, DEMO_LIMITS.financeDistricts),
+        ),
+        ...associations,
+        childcare_people: buildChildcarePeople(seed, selection.childcareCenters),
+        ...opportunities,
+      };
 
-    const districtUpdates = [
-      ...districts.map((d) => completedUpdate(seed, d, intelligence.vendorNamesByEntity.get(d.id) ?? [])),
-      ...selection.errorDistricts.map((row, i) => errorUpdate(districtEntity(row, i))),
-      ...selection.processingDistricts.map((row, i) => processingUpdate(districtEntity(row, i))),
-    ];
-    const schoolUpdates = [
-      ...schools.map((s) => completedUpdate(seed, s, intelligence.vendorNamesByEntity.get(s.id) ?? [])),
-      ...selection.errorSchools.map((row, i) => errorUpdate(schoolEntity(row, i))),
-    ];
+      const districtUpdates = [
+        ...districts.map((d) => completedUpdate(seed, d, intelligence.vendorNamesByEntity.get(d.id) ?? [])),
+        ...selection.errorDistricts.map((row, i) => errorUpdate(districtEntity(row, i))),
+        ...selection.processingDistricts.map((row, i) => processingUpdate(districtEntity(row, i))),
+      ];
+      const schoolUpdates = [
+        ...schools.map((s) => completedUpdate(seed, s, intelligence.vendorNamesByEntity.get(s.id) ?? [])),
+        ...selection.errorSchools.map((row, i) => errorUpdate(schoolEntity(row, i))),
+      ];
+      return { rowsByTable, districtUpdates, schoolUpdates };
+    });
     const districtsReset = await applyExtraction(q, "districts", districtUpdates);
     const schoolsReset = await applyExtraction(q, "schools", schoolUpdates);
 
@@ -179,6 +193,7 @@ export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Prom
 
     return {
       seed,
+      referenceDay: day,
       districts: {
         completed: districts.length,
         error: selection.errorDistricts.length,

@@ -12,6 +12,7 @@ import { DEFAULT_DEMO_SEED } from "./demo.service";
 import { completedUpdate } from "./extraction";
 import { buildIntelligence } from "./intelligence";
 import { districtEntity, schoolEntity, type DistrictSeedRow, type SchoolSeedRow } from "./model";
+import { utcDay, withReferenceDay } from "./random";
 
 const ENTITY_TABLES = ["entity_vendors", "pain_points", "funding", "contracts", "bids"] as const;
 
@@ -29,7 +30,9 @@ export async function extractDemoEntity(q: Queryable, kind: "district" | "school
         );
   if (!row) return false;
   const entity = kind === "district" ? districtEntity(row as DistrictSeedRow, 0) : schoolEntity(row as SchoolSeedRow, 0);
-  const intelligence = buildIntelligence(DEFAULT_DEMO_SEED, [entity]);
+  // Dates count from the day of the extraction (the same rule as the demo layer's seeding day).
+  const day = utcDay(new Date());
+  const intelligence = withReferenceDay(day, () => buildIntelligence(DEFAULT_DEMO_SEED, [entity]));
   const types = await readColumnTypes(q, ["vendors", ...ENTITY_TABLES]);
   const column = kind === "district" ? "district_id" : "school_id";
   for (const table of ENTITY_TABLES)
@@ -42,7 +45,7 @@ export async function extractDemoEntity(q: Queryable, kind: "district" | "school
     intelligence.vendors.filter((v) => !present.has(String(v.name))),
   );
   for (const table of ENTITY_TABLES) await insertRows(q, types, table, intelligence[table]);
-  const update = completedUpdate(DEFAULT_DEMO_SEED, entity, intelligence.vendorNamesByEntity.get(id) ?? []);
+  const update = withReferenceDay(day, () => completedUpdate(DEFAULT_DEMO_SEED, entity, intelligence.vendorNamesByEntity.get(id) ?? []));
   const now = new Date().toISOString();
   await q.query(
     `UPDATE ${kind === "district" ? "districts" : "schools"}

@@ -6,7 +6,7 @@
  */
 import type { DemoRow } from "./bulk";
 import { DEMO_HOST, DEMO_SOURCE } from "./catalog";
-import { type DemoEntity, SEEDED_AT } from "./model";
+import { type DemoEntity, seededAt } from "./model";
 import { DemoRandom, demoUuid, round } from "./random";
 
 export const FINANCE_FISCAL_YEARS = [2021, 2022, 2023] as const;
@@ -59,7 +59,7 @@ export function buildSpecialEducationFinance(seed: number, districts: readonly D
         source_f33_url: `${DEMO_HOST}/finance/f33/fy${fiscalYear}.csv`,
         source_child_count_url: `${DEMO_HOST}/finance/idea-child-count/${fiscalYear - 1}.csv`,
         data_source: DEMO_SOURCE,
-        loaded_at: SEEDED_AT,
+        loaded_at: seededAt(),
       });
     }
   }

@@ -16,8 +16,8 @@ import {
   VENDOR_CATEGORIES,
   type VendorCategory,
 } from "./catalog";
-import { type DemoEntity, entityColumns, Rotation, SEEDED_AT } from "./model";
-import { dateOffset, DemoRandom, demoUuid, round, slugify, timestampOffset } from "./random";
+import { type DemoEntity, entityColumns, Rotation, seededAt } from "./model";
+import { dateOffset, DemoRandom, demoUuid, referenceYear, round, slugify, timestampOffset } from "./random";
 
 export interface IntelligenceRows {
   vendors: DemoRow[];
@@ -30,7 +30,7 @@ export interface IntelligenceRows {
   vendorNamesByEntity: Map<string, string[]>;
 }
 
-/** Six months after the reference day is 2027-05-01; "expiring" contracts end 30-179 days out. */
+/** "Expiring" contracts end 30-179 days after the reference (seeding) day, i.e. within six months; the others 240-1,100 days out. */
 const EXPIRING_WINDOW_DAYS: readonly [number, number] = [30, 179];
 const LATER_EXPIRY_DAYS: readonly [number, number] = [240, 1100];
 
@@ -40,7 +40,7 @@ export function buildIntelligence(seed: number, entities: readonly DemoEntity[])
     name: vendor.name,
     category: vendor.category,
     data_source: DEMO_SOURCE,
-    created_at: SEEDED_AT,
+    created_at: seededAt(),
   }));
   const rows: IntelligenceRows = {
     vendors,
@@ -77,7 +77,7 @@ export function buildIntelligence(seed: number, entities: readonly DemoEntity[])
         ...owner,
         vendor_id: vendor.id,
         data_source: DEMO_SOURCE,
-        created_at: SEEDED_AT,
+        created_at: seededAt(),
       });
     });
 
@@ -95,7 +95,7 @@ export function buildIntelligence(seed: number, entities: readonly DemoEntity[])
         starts_on: dateOffset(-rng.int(60, 1000)),
         expires_on: dateOffset(rng.int(minDays, maxDays)),
         data_source: DEMO_SOURCE,
-        created_at: SEEDED_AT,
+        created_at: seededAt(),
       });
     });
 
@@ -112,7 +112,7 @@ export function buildIntelligence(seed: number, entities: readonly DemoEntity[])
         source_url: `${DEMO_HOST}/documents/${entity.fed_id}/board-packet-${k + 1}.pdf`,
         detected_at: timestampOffset(-rng.int(10, 300) - rng.float(0, 0.9)),
         data_source: DEMO_SOURCE,
-        created_at: SEEDED_AT,
+        created_at: seededAt(),
       });
     }
 
@@ -126,10 +126,12 @@ export function buildIntelligence(seed: number, entities: readonly DemoEntity[])
         ...owner,
         source,
         amount: round(amount, -3),
-        fiscal_year: source === "esser" ? rng.int(2023, 2025) : rng.int(2025, 2027),
+        // Relative to the reference year (2026: ESSER 2023-2025, others 2025-2027).
+        fiscal_year:
+          source === "esser" ? rng.int(referenceYear() - 3, referenceYear() - 1) : rng.int(referenceYear() - 1, referenceYear() + 1),
         description: `Demo (generated): ${text}`,
         data_source: DEMO_SOURCE,
-        created_at: SEEDED_AT,
+        created_at: seededAt(),
       });
     }
 
@@ -137,7 +139,7 @@ export function buildIntelligence(seed: number, entities: readonly DemoEntity[])
     for (let k = 0; k < bidCount; k += 1) {
       const open = bidRotation.next() % 2 === 0;
       const category = categories[k % categories.length] as VendorCategory;
-      // Open bids close after today's real date too (the reference day is 2026-11-01), closed ones before it.
+      // Open bids close 35-150 days after the reference (seeding) day, closed ones 30-420 days before it.
       const deadlineDays = open ? rng.int(35, 150) : -rng.int(30, 420);
       const postedDays = open ? -rng.int(3, 30) : deadlineDays - rng.int(21, 45);
       const title = `Demo RFP: ${BID_TITLES[category]}`;
@@ -150,7 +152,7 @@ export function buildIntelligence(seed: number, entities: readonly DemoEntity[])
         deadline_at: timestampOffset(deadlineDays + 17 / 24),
         url: `${DEMO_HOST}/bids/${entity.fed_id}/${slugify(title)}`,
         data_source: DEMO_SOURCE,
-        created_at: SEEDED_AT,
+        created_at: seededAt(),
       });
     }
   }

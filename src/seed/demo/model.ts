@@ -92,8 +92,8 @@ export const entityColumns = (entity: DemoEntity): { entity_type: string; distri
     ? { entity_type: "district", district_id: entity.id, school_id: null }
     : { entity_type: "school", district_id: null, school_id: entity.id };
 
-/** created_at / loaded_at of every demo row: the reference day itself, never the clock. */
-export const SEEDED_AT = timestampOffset(0);
+/** created_at / loaded_at of every demo row: midnight UTC of the reference (seeding) day, never the clock. */
+export const seededAt = (): string => timestampOffset(0);
 
 /**
  * Running counters shared across entities, so that small catalogues (a test's 30 districts) still see

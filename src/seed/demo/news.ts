@@ -1,13 +1,14 @@
 /**
- * Demo timeline events (2024-01-01 to the reference day) and demo news articles with extracted signals
+ * Demo timeline events (the 1,036 days, about 34 months, before the reference day) and demo news articles with extracted signals
  * (published in the 18 months before the reference day), all under https://demo.example.org/.
  */
 import type { DemoRow } from "./bulk";
 import { DEMO_HOST, DEMO_SOURCE, EVENT_TEXT, EVENT_TYPES, SIGNAL_TEXT, SIGNAL_TYPES, type SignalType } from "./catalog";
-import { type DemoEntity, Rotation, SEEDED_AT } from "./model";
-import { dateOffset, daysFromReference, DemoRandom, demoUuid, round, slugify, timestampOffset } from "./random";
+import { type DemoEntity, Rotation, seededAt } from "./model";
+import { dateOffset, DemoRandom, demoUuid, referenceYear, round, slugify, timestampOffset } from "./random";
 
-const TIMELINE_START_DAYS = daysFromReference("2024-01-01");
+/** 2024-01-01 when the reference day was the fixed 2026-11-01; now an offset from the seeding day. */
+const TIMELINE_START_DAYS = -1036;
 const NEWS_WINDOW_DAYS = 547; // 18 months
 
 export function buildTimelineEvents(seed: number, entities: readonly DemoEntity[]): DemoRow[] {
@@ -29,7 +30,7 @@ export function buildTimelineEvents(seed: number, entities: readonly DemoEntity[
         description: `Demo event (generated, not from a real source): ${text.description}`,
         source_url: `${DEMO_HOST}/events/${entity.fed_id}/${eventDate}-${eventType.replace(/_/g, "-")}`,
         data_source: DEMO_SOURCE,
-        created_at: SEEDED_AT,
+        created_at: seededAt(),
       });
     }
   }
@@ -111,7 +112,7 @@ export function buildNews(seed: number, entities: readonly DemoEntity[]): NewsRo
           district_id: entity.district_id,
           school_id: entity.kind === "school" ? entity.id : null,
           data_source: DEMO_SOURCE,
-          created_at: SEEDED_AT,
+          created_at: seededAt(),
         };
         demoSignals.push({
           row,
@@ -133,7 +134,7 @@ function signalPayload(signalType: SignalType, rng: DemoRandom): DemoRow[string]
   switch (signalType) {
     case "budget_deficit":
     case "budget_surplus":
-      return { demo: true, amount: rng.int(5, 150) * 100_000, fiscal_year: 2027 };
+      return { demo: true, amount: rng.int(5, 150) * 100_000, fiscal_year: referenceYear() + 1 };
     case "facility_bond":
     case "grant_award":
       return { demo: true, amount: rng.int(2, 400) * 250_000 };

@@ -1,14 +1,45 @@
 /**
  * Determinism for the demo layer: a seeded PRNG per entity, name-based UUIDs and dates counted from
- * one fixed reference day, so the same seed over the same catalogue writes byte-identical rows on any
- * database and on every run. Nothing here reads the clock or Math.random().
+ * one reference day (the seeding day, UTC), so the same seed over the same catalogue on the same
+ * reference day writes byte-identical rows on any database and on every run. Nothing here reads the
+ * clock or Math.random(): the caller names the day (`withReferenceDay`).
  */
 import crypto from "node:crypto";
 
-/** Every demo date is an offset from this day (UTC midnight). */
-export const REFERENCE_DATE = "2026-11-01";
-const REFERENCE_MS = Date.parse(`${REFERENCE_DATE}T00:00:00.000Z`);
 const DAY_MS = 86_400_000;
+/** Outside `withReferenceDay` the day the demo layer was first written for (kept for pure helpers' tests). */
+export const DEFAULT_REFERENCE_DAY = "2026-11-01";
+let referenceMs = Date.parse(`${DEFAULT_REFERENCE_DAY}T00:00:00.000Z`);
+
+/** `YYYY-MM-DD` of a moment's UTC day. */
+export const utcDay = (at: Date): string => at.toISOString().slice(0, 10);
+
+/**
+ * Runs a synchronous build with every demo date counted from `day` (`YYYY-MM-DD`, UTC midnight) and
+ * restores the previous day afterwards. Synchronous on purpose: no other build can interleave with it.
+ */
+export function withReferenceDay<T>(day: string, build: () => T): T {
+  if (
+    !/^\d{4}-\d{2}-\d{2}$/.test(day) ||
+    Number.isNaN(Date.parse(`${day}T00:00:00.000Z`)) ||
+    utcDay(new Date(`${day}T00:00:00.000Z`)) !== day
+  )
+    throw new TypeError(`demo reference day must be YYYY-MM-DD, got "${day}"`);
+  const previous = referenceMs;
+  referenceMs = Date.parse(`${day}T00:00:00.000Z`);
+  try {
+    const result = build();
+    if (result && typeof (result as { then?: unknown }).then === "function")
+      throw new TypeError("withReferenceDay: the build must be synchronous");
+    return result;
+  } finally {
+    referenceMs = previous;
+  }
+}
+
+/** The reference day in effect (`YYYY-MM-DD`). */
+export const referenceDay = (): string => new Date(referenceMs).toISOString().slice(0, 10);
+export const referenceYear = (): number => new Date(referenceMs).getUTCFullYear();
 
 /** mulberry32: tiny, fast, good enough for demo content, and identical on every platform. */
 export function mulberry32(seed: number): () => number {
@@ -81,17 +112,17 @@ export function demoUuid(seed: number, name: string): string {
 
 /** `YYYY-MM-DD`, `days` after the reference day (negative: before). */
 export function dateOffset(days: number): string {
-  return new Date(REFERENCE_MS + days * DAY_MS).toISOString().slice(0, 10);
+  return new Date(referenceMs + days * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** ISO 8601 UTC timestamp with milliseconds, `days` (may be fractional) after the reference day. */
 export function timestampOffset(days: number): string {
-  return new Date(REFERENCE_MS + Math.round(days * DAY_MS)).toISOString();
+  return new Date(referenceMs + Math.round(days * DAY_MS)).toISOString();
 }
 
 /** Whole days from the reference day to `YYYY-MM-DD` (negative: before it). */
 export function daysFromReference(date: string): number {
-  return Math.round((Date.parse(`${date}T00:00:00.000Z`) - REFERENCE_MS) / DAY_MS);
+  return Math.round((Date.parse(`${date}T00:00:00.000Z`) - referenceMs) / DAY_MS);
 }
 
 /** Rounds to `decimals` places; negative `decimals` rounds to tens, hundreds, thousands... */
