@@ -81,12 +81,9 @@ const ENROLLMENT: UpsertSpec = {
 };
 const ENROLLMENT_URLS = { ccd_via_urban: SOURCE_URLS.f33, ccd_via_urban_attribution: SOURCE_URLS.f33_attribution };
 
-const DISTRICT_FINANCE = [
-  "total_expenditures",
-  "instructional_expenditures",
-  "instructional_expenditures_percent",
-  "support_services_expenditures",
-];
+// total_expenditures on the record is the district summary's (src/ingest/district-summary.ts: the latest
+// finance year), so this FY2018 extract never overwrites a later year's total.
+const DISTRICT_FINANCE = ["instructional_expenditures", "instructional_expenditures_percent", "support_services_expenditures"];
 const DISTRICTS: UpsertSpec = {
   table: "districts",
   key: ["fed_id"],
@@ -131,7 +128,6 @@ function parse(row: CsvRow, seen: SeenKeys, ids: Map<string, string>) {
     name: row.get("lea_name").trim() || leaid,
     state: row.get("state_location").trim() || "TN",
     data_source: "urban_edp_f33_fy2018",
-    total_expenditures: stats.total_expenditures as number | null,
     instructional_expenditures: instruction,
     instructional_expenditures_percent: percent(instruction, current),
     support_services_expenditures: stats.support_services_expenditures as number | null,
