@@ -18,6 +18,7 @@ import path from "node:path";
 import { packageRoot } from "../src/db/package-root";
 import { prepareBenchDatabase } from "./bench-database";
 import {
+  parseBenchArgs,
   combine,
   firstDifference,
   log,
@@ -51,35 +52,10 @@ const EQUALITY_QUERIES = [
   "limit=5&offset=30000",
 ];
 
-interface Args {
-  reuse: boolean;
-  duration: number;
-  warmup: number;
-  connections: number;
-  rounds: number;
-  cpuProf: boolean;
-  /** Another checkout's built service to measure instead of this one (e.g. a `git worktree` of an older commit). */
-  serviceRoot: string;
-}
-
-function parseArgs(argv: string[]): Args {
-  const value = (name: string, fallback: number) => {
-    const i = argv.indexOf(`--${name}`);
-    if (i < 0) return fallback;
-    const n = Number(argv[i + 1]);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} needs a positive number`);
-    return n;
-  };
-  return {
-    reuse: argv.includes("--reuse"),
-    duration: value("duration", 20),
-    warmup: value("warmup", 5),
-    connections: value("connections", 10),
-    rounds: value("rounds", 2),
-    cpuProf: argv.includes("--cpu-prof"),
-    serviceRoot: argv.includes("--service-root") ? path.resolve(argv[argv.indexOf("--service-root") + 1]) : packageRoot,
-  };
-}
+const parseArgs = (argv: string[]) => ({
+  ...parseBenchArgs(argv, { duration: 20, warmup: 5, connections: 10, rounds: 2 }, packageRoot),
+  cpuProf: argv.includes("--cpu-prof"),
+});
 
 async function fetchBody(url: string, headers: Record<string, string>): Promise<{ text: string; status: number }> {
   const res = await fetch(url, { headers });

@@ -21,6 +21,7 @@ import path from "node:path";
 import { packageRoot } from "../src/db/package-root";
 import { prepareBenchDatabase } from "./bench-database";
 import {
+  parseBenchArgs,
   combine,
   firstDifference,
   freePort,
@@ -93,33 +94,7 @@ const POSTGRAPHILE_QUERY =
   `query BenchDistricts { allDistricts(first: ${PAGE_SIZE}, orderBy: [NAME_ASC, PRIMARY_KEY_ASC]) { totalCount nodes { rowId ${directory} ` +
   `districtAnnualStatsByDistrictId(orderBy: SCHOOL_YEAR_START_ASC) { nodes { ${stats} } } } } }`;
 
-interface Args {
-  reuse: boolean;
-  duration: number;
-  warmup: number;
-  connections: number;
-  rounds: number;
-  /** Another checkout's built service to measure instead of this one (e.g. a `git worktree` of an older commit). */
-  serviceRoot: string;
-}
-
-function parseArgs(argv: string[]): Args {
-  const value = (name: string, fallback: number) => {
-    const i = argv.indexOf(`--${name}`);
-    if (i < 0) return fallback;
-    const n = Number(argv[i + 1]);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} needs a positive number`);
-    return n;
-  };
-  return {
-    reuse: argv.includes("--reuse"),
-    duration: value("duration", 15),
-    warmup: value("warmup", 5),
-    connections: value("connections", 32),
-    rounds: value("rounds", 3),
-    serviceRoot: argv.includes("--service-root") ? path.resolve(argv[argv.indexOf("--service-root") + 1]) : packageRoot,
-  };
-}
+const parseArgs = (argv: string[]) => parseBenchArgs(argv, { duration: 15, warmup: 5, connections: 32, rounds: 3 }, packageRoot);
 
 const graphqlRequest = (url: string, query: string, headers: Record<string, string> = {}): Target => ({
   url,

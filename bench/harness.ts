@@ -4,6 +4,7 @@
  * server process and of its PostgreSQL backends, rounds combined into one figure, a description of the
  * machine, and rewriting a results block of bench/README.md between two markers.
  */
+import path from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -234,4 +235,38 @@ export function rewriteReadmeBlock(file: string, marker: string, lines: string[]
   const to = readme.indexOf(end, from);
   const updated = from >= 0 && to >= 0 ? readme.slice(0, from) + block + readme.slice(to + end.length) : `${readme}\n${block}\n`;
   fs.writeFileSync(file, updated);
+}
+
+/** The command-line settings every service-vs-reference bench takes. */
+export interface BenchArgs {
+  reuse: boolean;
+  duration: number;
+  warmup: number;
+  connections: number;
+  rounds: number;
+  /** Another checkout's built service to measure instead of this one (e.g. a `git worktree` of an older commit). */
+  serviceRoot: string;
+}
+
+/** Reads `--reuse --duration --warmup --connections --rounds --service-root`, each bench with its own defaults. */
+export function parseBenchArgs(
+  argv: string[],
+  defaults: Pick<BenchArgs, "duration" | "warmup" | "connections" | "rounds">,
+  ownRoot: string,
+): BenchArgs {
+  const value = (name: keyof typeof defaults) => {
+    const i = argv.indexOf(`--${name}`);
+    if (i < 0) return defaults[name];
+    const n = Number(argv[i + 1]);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} needs a positive number`);
+    return n;
+  };
+  return {
+    reuse: argv.includes("--reuse"),
+    duration: value("duration"),
+    warmup: value("warmup"),
+    connections: value("connections"),
+    rounds: value("rounds"),
+    serviceRoot: argv.includes("--service-root") ? path.resolve(argv[argv.indexOf("--service-root") + 1]) : ownRoot,
+  };
 }
