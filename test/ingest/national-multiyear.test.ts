@@ -200,6 +200,82 @@ describe("nces-elsi-lea", () => {
     expect(await stats("2601074", 2022)).toMatchObject({ total_enrollment: null, enrollment_status: "below_standards", teachers_fte: 1.9 });
   });
 
+  it("keeps the agency type of each year and the status of every coded value", async () => {
+    expect(await stats("0100005", 2019)).toMatchObject({
+      agency_type: "1-Regular local school district that is NOT a component of a supervisory union",
+      value_statuses: null,
+    });
+    expect(await stats("1800046", 2021)).toMatchObject({ agency_type: "7-Independent Charter District" });
+    // 2023-24 has no agency type column.
+    expect(await stats("0100005", 2023)).toMatchObject({ agency_type: null });
+    // A+ Charter Schools (AZ) 2020-21: teachers "–"; A. Linwood Holton Governor's School (VA): teachers "†", finance "–".
+    expect(await stats("0400998", 2020)).toMatchObject({
+      teachers_fte: null,
+      value_statuses: { teachers_fte: "missing" },
+      total_revenue: 1943000,
+    });
+    expect(await stats("5100033", 2020)).toMatchObject({
+      teachers_fte: null,
+      total_revenue: null,
+      value_statuses: {
+        teachers_fte: "not_applicable",
+        total_revenue: "missing",
+        local_revenue: "missing",
+        state_revenue: "missing",
+        federal_revenue: "missing",
+        total_expenditures: "missing",
+      },
+    });
+    // A E R O Spec Educ Coop (IL) 2023-24: ratio "–"; its FY2021 revenue per pupil "†" lands on the 2020 row.
+    expect((await stats("1700024", 2023)).value_statuses).toEqual({ student_teacher_ratio: "missing" });
+    expect(await stats("1700024", 2020)).toMatchObject({ revenue_per_student: null, local_revenue: 30321000 });
+    expect((await stats("1700024", 2020)).value_statuses).toMatchObject({ revenue_per_student: "not_applicable" });
+  });
+
+  it("writes the 2023-24 breakdowns: race/ethnicity and sex, grades 9-12 and staff categories", async () => {
+    const rows = await t.db.query<{
+      breakdown_key: string;
+      category: string;
+      subgroup: string;
+      value: number | null;
+      value_status: string;
+    }>(
+      `SELECT b.breakdown_key, b.category, b.subgroup, b.value, b.value_status FROM district_stat_breakdowns b
+         JOIN districts d ON d.id = b.district_id WHERE d.fed_id = $1 AND b.school_year_start = 2023
+        ORDER BY b.breakdown_key, b.category, b.subgroup`,
+      ["0100005"],
+    );
+    const by = (key: string) =>
+      Object.fromEntries(rows.filter((r) => r.breakdown_key === key).map((r) => [`${r.category}:${r.subgroup}`, r.value]));
+    expect(by("enrollment_race_sex")).toEqual({
+      "race:American Indian or Alaska Native": 29,
+      "race:Asian": 26,
+      "race:Black or African American": 298,
+      "race:Hispanic": 3426,
+      "race:Native Hawaiian or Other Pacific Islander": 5,
+      "race:Two or more races": 151,
+      "race:White": 1886,
+      "sex:Female": 2872,
+      "sex:Male": 2949,
+    });
+    expect(by("enrollment_grade")).toEqual({ "grade_band:09-12": 1710 });
+    expect(by("staff_category")).toEqual({
+      "staff:librarians_media_specialists": 6,
+      "staff:media_support_staff": 2,
+      "staff:teachers": 314.5,
+      "staff:total_staff": 453.5,
+    });
+    // The races sum to the total (Male + Female) for Albertville.
+    const races = rows.filter((r) => r.category === "race").reduce((sum, r) => sum + r.value!, 0);
+    expect(races).toBe(5821);
+    // † keeps its status on the breakdown row.
+    const [aero] = await t.db.query<{ value: number | null; value_status: string }>(
+      `SELECT b.value, b.value_status FROM district_stat_breakdowns b JOIN districts d ON d.id = b.district_id
+        WHERE d.fed_id = '1700024' AND b.breakdown_key = 'enrollment_race_sex' AND b.subgroup = 'White'`,
+    );
+    expect(aero).toEqual({ value: null, value_status: "not_applicable" });
+  });
+
   it("sets the district record from the latest year having each field (ratio and per-student from one year)", async () => {
     const [albertville] = await t.db.query<Record<string, unknown>>(
       `SELECT student_count, teachers_fte, total_staff, student_teacher_ratio, total_revenue, total_expenditures,
@@ -234,6 +310,8 @@ describe("nces-elsi-lea", () => {
     expect(await stats("2601074", 2022)).toMatchObject(search);
     // Atlanta Community Schools: ELSI ‡ teachers, export † -> null either way; enrollment 267 from both.
     expect(await stats("2603570", 2022)).toMatchObject({ total_enrollment: 267, teachers_fte: null });
+    // ...and the export's status of that value (†), not ELSI's (‡).
+    expect((await stats("2603570", 2022)).value_statuses).toMatchObject({ teachers_fte: "not_applicable" });
     expect(await stats("2601074", 2021)).toMatchObject({ fed_membership_version: "CCD 2021-22 via NCES ELSI export" });
   });
 

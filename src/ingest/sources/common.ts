@@ -1,21 +1,36 @@
 import type { CsvRow } from "../csv";
 import type { IngestContext } from "../types";
 import { type UpsertSpec, BATCH_SIZE } from "../upsert";
-import { RowError } from "../values";
+import { type Measured, RowError, type ValueStatus } from "../values";
 
 /** Merges the run's source URLs into the row's map instead of replacing other sources' entries. */
 export const MERGE_SOURCE_URLS = { source_urls: "COALESCE(t.source_urls, '{}'::jsonb) || EXCLUDED.source_urls" } as const;
 
-/** The district_annual_stats upsert for a source that owns `columns` of the (district, year) row. */
-export function districtStatsSpec(columns: readonly string[]): UpsertSpec {
+/**
+ * The district_annual_stats upsert for a source that owns `columns` of the (district, year) row. A source
+ * that keeps value statuses (`statusKeys`: the columns whose codes it reports) owns those keys of
+ * `value_statuses`: it replaces them and leaves other sources' keys.
+ */
+export function districtStatsSpec(columns: readonly string[], statusKeys: readonly string[] = []): UpsertSpec {
+  const owned = statusKeys.length ? [...columns, "value_statuses"] : columns;
   return {
     table: "district_annual_stats",
     key: ["district_id", "school_year_start"],
-    insert: ["district_id", "school_year_start", ...columns, "source_urls"],
-    update: [...columns, "source_urls"],
-    merge: MERGE_SOURCE_URLS,
+    insert: ["district_id", "school_year_start", ...owned, "source_urls"],
+    update: [...owned, "source_urls"],
+    merge: statusKeys.length ? { ...MERGE_SOURCE_URLS, value_statuses: mergeStatuses(statusKeys) } : MERGE_SOURCE_URLS,
     touch: ["loaded_at"],
   };
+}
+
+/** SQL: the stored statuses without `keys`, plus the incoming ones (null when none remain). */
+export const mergeStatuses = (keys: readonly string[]): string =>
+  `NULLIF((COALESCE(t.value_statuses, '{}'::jsonb) - ARRAY[${keys.map((k) => `'${k}'`).join(", ")}]::text[]) || COALESCE(EXCLUDED.value_statuses, '{}'::jsonb), '{}'::jsonb)`;
+
+/** `value_statuses` of a row: the status of each value that is not a reported number, or null when all are. */
+export function valueStatuses(values: Readonly<Record<string, Measured>>): Record<string, ValueStatus> | null {
+  const statuses = Object.entries(values).filter(([, m]) => m.status !== "reported");
+  return statuses.length ? Object.fromEntries(statuses.map(([column, m]) => [column, m.status])) : null;
 }
 
 export function schoolStatsSpec(columns: readonly string[]): UpsertSpec {

@@ -1,17 +1,20 @@
 /**
  * NCES ELSI district (LEA) exports, national, one school year per file (data/nces_elsi_lea_multiyear):
  *   "A" files (2019-20 ... 2022-23): title lines, the header, the rows, then footnotes. Total students,
- *     FTE teachers (and agency type, not stored) -> that school year's district_annual_stats row; the
+ *     FTE teachers and agency type -> that school year's district_annual_stats row; the
  *     2019-20 and 2020-21 files also carry F-33 revenue (total, local, state, federal) and total
  *     expenditures of the same fiscal year (FY = school year end), written on the same row as the
  *     existing finance rows are (school_year_start = FY - 1, finance_fiscal_year = FY).
  *   "B" file (2023-24, no preamble): Male + Female students (= total), pupil/teacher ratio, FTE teachers,
- *     total staff -> the 2023 row; FY2021 local/state/federal revenue and revenue per pupil (V33) -> the
- *     2020 row (counted under related "district_annual_stats FY finance").
+ *     total staff -> the 2023 row; students by race/ethnicity and by sex -> the 2023 enrollment_race_sex
+ *     breakdown, grades 9-12 -> enrollment_grade, teachers / librarians / media support / total staff ->
+ *     staff_category (district_stat_breakdowns); FY2021 local/state/federal revenue and revenue per pupil
+ *     (V33) -> the 2020 row (counted under related "district_annual_stats FY finance").
  * The school year is read from the header ("[District] 2021-22"), not from the file name. LEAIDs lost
  * their leading zeros in 2019-20: padded to 7 digits. A LEAID absent from districts (a district closed
- * before the 2023-24 directory) is rejected with the reason. Codes † – ‡ become nulls; the status is kept
- * in enrollment_status (the only status column of district_annual_stats).
+ * before the 2023-24 directory) is rejected with the reason. Codes † – ‡ become nulls; the status is kept:
+ * enrollment_status for enrollment, value_statuses (column -> status) for every other value, value_status
+ * on breakdown rows.
  * Precedence: for 2022 the four-state School/District Search exports win (see data/README.md): a row whose
  * membership version is theirs keeps its enrollment, teachers, status and versions, whichever loads first.
  */
@@ -20,8 +23,8 @@ import type { CsvLayout, CsvRow } from "../csv";
 import { loadDistrictIds } from "../lookups";
 import type { IngestContext, Ingestor } from "../types";
 import { type Row, SeenKeys, Upserter, type UpsertSpec } from "../upsert";
-import { RowError, type Measured, type ValueStatus, measure, stateCode } from "../values";
-import { MERGE_SOURCE_URLS, batchRows, districtStatsSpec } from "./common";
+import { RowError, type Measured, type ValueStatus, code, measure, stateCode } from "../values";
+import { batchRows, districtStatsSpec, mergeStatuses, valueStatuses } from "./common";
 import { COUNTS_VERSION as SCHOOL_SEARCH_VERSION } from "./nces-school-search";
 
 const ELSI_URL = "https://nces.ed.gov/ccd/elsi/";
@@ -75,6 +78,24 @@ const yearOf = (header: readonly string[], pattern: RegExp): number | null => {
   return null;
 };
 
+/** B-file breakdown columns (2023-24): [breakdown_key, category, subgroup] per ELSI column name. */
+const B_BREAKDOWNS: readonly (readonly [column: string, key: string, category: string, subgroup: string])[] = [
+  ["American Indian/Alaska Native Students", "enrollment_race_sex", "race", "American Indian or Alaska Native"],
+  ["Asian or Asian/Pacific Islander Students", "enrollment_race_sex", "race", "Asian"],
+  ["Hispanic Students", "enrollment_race_sex", "race", "Hispanic"],
+  ["Black or African American Students", "enrollment_race_sex", "race", "Black or African American"],
+  ["White Students", "enrollment_race_sex", "race", "White"],
+  ["Nat. Hawaiian or Other Pacific Isl. Students", "enrollment_race_sex", "race", "Native Hawaiian or Other Pacific Islander"],
+  ["Two or More Races Students", "enrollment_race_sex", "race", "Two or more races"],
+  ["Male Students", "enrollment_race_sex", "sex", "Male"],
+  ["Female Students", "enrollment_race_sex", "sex", "Female"],
+  ["Grades 9-12 Students", "enrollment_grade", "grade_band", "09-12"],
+  ["Full-Time Equivalent (FTE) Teachers", "staff_category", "staff", "teachers"],
+  ["Librarians/media specialists", "staff_category", "staff", "librarians_media_specialists"],
+  ["Media Support Staff", "staff_category", "staff", "media_support_staff"],
+  ["Total Staff", "staff_category", "staff", "total_staff"],
+];
+
 /** Which export this is, its years and the exact columns it must carry. */
 function shape(header: readonly string[], file: string): Shape {
   const kind = header.includes(B_ID) ? "B" : "A";
@@ -83,14 +104,15 @@ function shape(header: readonly string[], file: string): Shape {
   if (kind === "B") {
     const year = yearOf(header, /^Male Students \[District\] (\d{4})-\d{2}$/) ?? anyYear;
     const fiscalYear = (yearOf(header, /\[District Finance\] (\d{4})-\d{2}$/) ?? year) + 1;
+    const breakdownColumns = B_BREAKDOWNS.map(([column]) => district(column, year));
     return {
       kind,
       year,
       fiscalYear,
       // prettier-ignore
       columns: [
-        "Agency Name", B_ID, B_STATE, district("Male Students", year), district("Female Students", year),
-        district("Pupil/Teacher Ratio", year), district("Full-Time Equivalent (FTE) Teachers", year), district("Total Staff", year),
+        "Agency Name", B_ID, B_STATE, district("Pupil/Teacher Ratio", year),
+        ...breakdownColumns.filter((c, i) => breakdownColumns.indexOf(c) === i),
         ...Object.keys(B_FINANCE).map((c) => finance(c, fiscalYear - 1)),
       ],
     };
@@ -103,7 +125,7 @@ function shape(header: readonly string[], file: string): Shape {
     fiscalYear: hasFinance ? year + 1 : null,
     // prettier-ignore
     columns: [
-      "Agency Name", A_ID, A_STATE, district("Total Students All Grades (Excludes AE)", year),
+      "Agency Name", A_ID, A_STATE, district("Agency Type", year), district("Total Students All Grades (Excludes AE)", year),
       district("Full-Time Equivalent (FTE) Teachers", year),
       ...(hasFinance ? Object.keys(A_FINANCE).map((c) => finance(c, year)) : []),
     ],
@@ -111,20 +133,40 @@ function shape(header: readonly string[], file: string): Shape {
 }
 
 /** Keeps the School/District Search exports' value where they wrote the row (data/README.md precedence). */
-const keepSchoolSearch = (column: string) =>
-  `CASE WHEN t.fed_membership_version = '${SCHOOL_SEARCH_VERSION.replace(/'/g, "''")}' THEN t.${column} ELSE EXCLUDED.${column} END`;
+const keepSchoolSearch = (column: string, incoming = `EXCLUDED.${column}`) =>
+  `CASE WHEN t.fed_membership_version = '${SCHOOL_SEARCH_VERSION.replace(/'/g, "''")}' THEN t.${column} ELSE ${incoming} END`;
 
 const MEMBERSHIP = ["total_enrollment", "enrollment_status", "teachers_fte", "fed_membership_version", "fed_staff_version"];
 
-function membershipSpec(extra: readonly string[]): UpsertSpec {
-  const spec = districtStatsSpec([...MEMBERSHIP, ...extra]);
-  return { ...spec, merge: { ...MERGE_SOURCE_URLS, ...Object.fromEntries(MEMBERSHIP.map((c) => [c, keepSchoolSearch(c)])) } };
+function membershipSpec(extra: readonly string[], statusKeys: readonly string[]): UpsertSpec {
+  const spec = districtStatsSpec([...MEMBERSHIP, "agency_type", ...extra], statusKeys);
+  const kept = Object.fromEntries(MEMBERSHIP.map((c) => [c, keepSchoolSearch(c)]));
+  // On a School/District Search row the statuses of its values stay too.
+  return { ...spec, merge: { ...spec.merge, ...kept, value_statuses: keepSchoolSearch("value_statuses", mergeStatuses(statusKeys)) } };
 }
 
-const A_SPEC = membershipSpec([]);
-const A_FINANCE_SPEC = membershipSpec([...Object.values(A_FINANCE), "finance_fiscal_year", "f33_version"]);
-const B_SPEC = membershipSpec(["total_staff_fte", "student_teacher_ratio"]);
-const B_FINANCE_SPEC = districtStatsSpec([...Object.values(B_FINANCE), "finance_fiscal_year", "f33_version"]);
+const A_FINANCE_COLUMNS = Object.values(A_FINANCE);
+const B_FINANCE_COLUMNS = Object.values(B_FINANCE);
+const A_SPEC = membershipSpec([], ["teachers_fte"]);
+const A_FINANCE_SPEC = membershipSpec([...A_FINANCE_COLUMNS, "finance_fiscal_year", "f33_version"], ["teachers_fte", ...A_FINANCE_COLUMNS]);
+const B_SPEC = membershipSpec(["total_staff_fte", "student_teacher_ratio"], ["teachers_fte", "total_staff_fte", "student_teacher_ratio"]);
+const B_FINANCE_SPEC = districtStatsSpec([...B_FINANCE_COLUMNS, "finance_fiscal_year", "f33_version"], B_FINANCE_COLUMNS);
+const BREAKDOWN_SPEC: UpsertSpec = {
+  table: "district_stat_breakdowns",
+  key: ["district_id", "breakdown_key", "school_year_start", "category", "subgroup"],
+  insert: [
+    "district_id",
+    "breakdown_key",
+    "school_year_start",
+    "category",
+    "subgroup",
+    "value",
+    "value_status",
+    "source_version",
+    "source_url",
+  ],
+  update: ["value", "value_status", "source_version", "source_url"],
+};
 
 const membershipVersion = (year: number) => `CCD ${sy(year)} via NCES ELSI export`;
 const f33Version = (fiscalYear: number) => `F-33 FY${fiscalYear} via NCES ELSI export`;
@@ -135,6 +177,7 @@ const combined = (a: Measured, b: Measured): ValueStatus => (a.status !== "repor
 interface Parsed {
   stats: Row;
   finance: Row | null;
+  breakdowns: Row[];
 }
 
 function parse(row: CsvRow, s: Shape, seen: SeenKeys, ids: Map<string, string>): Parsed {
@@ -152,21 +195,25 @@ function parse(row: CsvRow, s: Shape, seen: SeenKeys, ids: Map<string, string>):
     );
   const num = (column: string, integer = false) => measure(row.get(column), column, { integer });
   const version = membershipVersion(s.year);
+  const teachers = num(district("Full-Time Equivalent (FTE) Teachers", s.year));
+  const measured: Record<string, Measured> = { teachers_fte: teachers };
   const stats: Row = {
     district_id: districtId,
     school_year_start: s.year,
-    teachers_fte: num(district("Full-Time Equivalent (FTE) Teachers", s.year)).value,
+    teachers_fte: teachers.value,
     fed_membership_version: version,
     fed_staff_version: version,
     source_urls: { elsi: ELSI_URL },
   };
   let fy2021: Row | null = null;
+  const breakdowns: Row[] = [];
   if (s.kind === "A") {
     const students = num(district("Total Students All Grades (Excludes AE)", s.year), true);
     stats.total_enrollment = students.value;
     stats.enrollment_status = students.status;
+    stats.agency_type = code(row.get(district("Agency Type", s.year)));
     if (s.fiscalYear !== null) {
-      for (const [column, target] of Object.entries(A_FINANCE)) stats[target] = num(finance(column, s.year)).value;
+      for (const [column, target] of Object.entries(A_FINANCE)) measured[target] = num(finance(column, s.year));
       stats.finance_fiscal_year = s.fiscalYear;
       stats.f33_version = f33Version(s.fiscalYear);
     }
@@ -175,24 +222,42 @@ function parse(row: CsvRow, s: Shape, seen: SeenKeys, ids: Map<string, string>):
     const female = num(district("Female Students", s.year), true);
     stats.total_enrollment = male.value !== null && female.value !== null ? male.value + female.value : null;
     stats.enrollment_status = combined(male, female);
-    stats.student_teacher_ratio = num(district("Pupil/Teacher Ratio", s.year)).value;
-    stats.total_staff_fte = num(district("Total Staff", s.year)).value;
+    measured.student_teacher_ratio = num(district("Pupil/Teacher Ratio", s.year));
+    measured.total_staff_fte = num(district("Total Staff", s.year));
+    for (const [column, key, category, subgroup] of B_BREAKDOWNS) {
+      const value = num(district(column, s.year), key !== "staff_category");
+      breakdowns.push({
+        district_id: districtId,
+        breakdown_key: key,
+        school_year_start: s.year,
+        category,
+        subgroup,
+        value: value.value,
+        value_status: value.status,
+        source_version: version,
+        source_url: ELSI_URL,
+      });
+    }
     const fy = s.fiscalYear!;
+    const financeMeasured = Object.fromEntries(Object.entries(B_FINANCE).map(([column, target]) => [target, num(finance(column, fy - 1))]));
     fy2021 = {
       district_id: districtId,
       school_year_start: fy - 1,
       finance_fiscal_year: fy,
       f33_version: f33Version(fy),
       source_urls: { elsi: ELSI_URL },
+      ...Object.fromEntries(Object.entries(financeMeasured).map(([target, m]) => [target, m.value])),
+      value_statuses: valueStatuses(financeMeasured),
     };
-    for (const [column, target] of Object.entries(B_FINANCE)) fy2021[target] = num(finance(column, fy - 1)).value;
   }
-  return { stats, finance: fy2021 };
+  for (const [target, m] of Object.entries(measured)) stats[target] = m.value;
+  stats.value_statuses = valueStatuses(measured);
+  return { stats, finance: fy2021, breakdowns };
 }
 
 async function run(ctx: IngestContext): Promise<void> {
   const s = shape(ctx.csv.header, ctx.csv.name);
-  const upserter = await Upserter.create(ctx.q, ["district_annual_stats"]);
+  const upserter = await Upserter.create(ctx.q, ["district_annual_stats", "district_stat_breakdowns"]);
   const ids = await loadDistrictIds(ctx.q);
   const seen = new SeenKeys();
   const spec = s.kind === "B" ? B_SPEC : s.fiscalYear !== null ? A_FINANCE_SPEC : A_SPEC;
@@ -209,13 +274,15 @@ async function run(ctx: IngestContext): Promise<void> {
       const financeRows = batch.flatMap((b) => (b.finance ? [b.finance] : []));
       if (financeRows.length)
         ctx.tally.add(`district_annual_stats FY${s.fiscalYear} finance`, await upserter.write(B_FINANCE_SPEC, financeRows));
+      const breakdownRows = batch.flatMap((b) => b.breakdowns);
+      if (breakdownRows.length) ctx.tally.add("district_stat_breakdowns", await upserter.write(BREAKDOWN_SPEC, breakdownRows));
     },
   );
 }
 
 export const ncesElsiLea: Ingestor = {
   description:
-    "NCES ELSI district exports (national, one school year per file, 2019-20 to 2023-24) -> that year's district_annual_stats (enrollment, teachers, staff, ratio) and F-33 revenue/expenditures of FY2020-FY2021",
+    "NCES ELSI district exports (national, one school year per file, 2019-20 to 2023-24) -> that year's district_annual_stats (enrollment, teachers, staff, ratio, agency type), 2023-24 breakdowns (race/ethnicity, sex, grades 9-12, staff categories) and F-33 revenue/expenditures of FY2020-FY2021",
   // Every year, oldest first (first start: src/seed.ts via ingestDemoFiles; timings in data/README.md).
   files: [2019, 2020, 2021, 2022, 2023].map((y) => `data/nces_elsi_lea_multiyear/elsi_lea_${y}_${y + 1}.csv.gz`),
   table: "district_annual_stats",

@@ -12,7 +12,7 @@ import { loadDistrictIds } from "../lookups";
 import type { Ingestor, IngestContext } from "../types";
 import { type Row, SeenKeys, Upserter, type UpsertSpec } from "../upsert";
 import { RowError, bucketsOfSpan, code, digits, grade, measure, percent, required, span, stateCode, text, zip5 } from "../values";
-import { batchRows, districtStatsSpec, schoolStatsSpec } from "./common";
+import { batchRows, districtStatsSpec, schoolStatsSpec, valueStatuses } from "./common";
 
 const DATA_SOURCE = "nces_ccd_school_search_2324";
 const DIRECTORY_YEAR = 2023;
@@ -58,14 +58,10 @@ const DISTRICTS: UpsertSpec = {
   touch: ["last_updated_at"],
   returning: ["id", "fed_id"],
 };
-const DISTRICT_STATS = districtStatsSpec([
-  "total_enrollment",
-  "teachers_fte",
-  "student_teacher_ratio",
-  "enrollment_status",
-  "fed_membership_version",
-  "fed_staff_version",
-]);
+const DISTRICT_STATS = districtStatsSpec(
+  ["total_enrollment", "teachers_fte", "student_teacher_ratio", "enrollment_status", "fed_membership_version", "fed_staff_version"],
+  ["teachers_fte", "student_teacher_ratio"],
+);
 
 function localeOf(row: CsvRow): { locale_code: string | null; locale_type: string | null } {
   const localeCode = code(row.get("Locale Code*"));
@@ -110,6 +106,7 @@ function parseDistrict(row: CsvRow, seen: SeenKeys) {
     teachers_fte: teachers.value,
     student_teacher_ratio: ratio.value,
     enrollment_status: students.status,
+    value_statuses: valueStatuses({ teachers_fte: teachers, student_teacher_ratio: ratio }),
     fed_membership_version: COUNTS_VERSION,
     fed_staff_version: COUNTS_VERSION,
     source_urls: { membership: DISTRICT_SEARCH_URL, staff: DISTRICT_SEARCH_URL },
