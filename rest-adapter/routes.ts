@@ -5,6 +5,8 @@
  */
 import {
   AddListItemsDocument,
+  AssociationDocument,
+  AssociationsDocument,
   ChildcareCenterDocument,
   ChildcareCentersDocument,
   CreateListDocument,
@@ -31,6 +33,10 @@ import {
 import { route, type RouteSpec } from "./route";
 
 export const routes: RouteSpec[] = [
+  // associations (the detail carries people and sections)
+  route({ method: "GET", path: "/associations", document: AssociationsDocument, input: "query", select: ["associations"] }),
+  route({ method: "POST", path: "/associations", document: AssociationsDocument, input: "string-body", select: ["associations"] }),
+  route({ method: "GET", path: "/associations/:id", document: AssociationDocument, input: "query", select: ["association"], wrap: true }),
   // childcare centers (the detail carries people)
   route({ method: "GET", path: "/childcare-centers", document: ChildcareCentersDocument, input: "query", select: ["childcare_centers"] }),
   route({

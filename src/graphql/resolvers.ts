@@ -8,6 +8,7 @@ import { MetricsResolver } from "../features/metrics/metrics.resolver";
 import { OperatorResolver } from "../features/operators/operator.resolver";
 import { HeadStartProgramResolver } from "../features/head-start/head-start.resolver";
 import { ChildcareCenterResolver } from "../features/childcare/childcare.resolver";
+import { AssociationResolver } from "../features/associations/association.resolver";
 import { ProjectResolver } from "../features/projects/project.resolver";
 import { ListResolver } from "../features/lists/list.resolver";
 import { OrganizationResolver } from "../features/organizations/organization.resolver";
@@ -26,6 +27,8 @@ export const resolvers: NonEmptyArray<Function> = [
   OperatorResolver,
   HeadStartProgramResolver,
   ChildcareCenterResolver,
+  // associations and their sections and people
+  AssociationResolver,
   // the caller's projects and lists
   ProjectResolver,
   ListResolver,

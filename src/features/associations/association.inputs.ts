@@ -1,0 +1,44 @@
+import { Field, InputType, registerEnumType } from "type-graphql";
+import { UUIDScalar } from "../../graphql/scalars";
+import { ListArgs, type ListArgsOf } from "../common/list-kit";
+
+export const ASSOCIATION_MAX_LIMIT = 200;
+
+export enum AssociationOrderField {
+  name = "name",
+  state = "state",
+  member_school_count = "member_school_count",
+  created_at = "created_at",
+}
+registerEnumType(AssociationOrderField, { name: "AssociationOrderField" });
+
+/** Association kinds (contract section 9). */
+export enum AssociationKind {
+  state_athletic_association = "state_athletic_association",
+  state_activities_association = "state_activities_association",
+  superintendents_association = "superintendents_association",
+  school_boards_association = "school_boards_association",
+  principals_association = "principals_association",
+  other = "other",
+}
+registerEnumType(AssociationKind, { name: "AssociationKind" });
+
+/** Every filter of GET /associations (contract section 6). */
+@InputType()
+export class AssociationFilter {
+  @Field(() => [String], { nullable: true, description: "Two-letter state abbreviations." }) state?: string[];
+  @Field(() => [AssociationKind], { nullable: true }) kind?: AssociationKind[];
+  @Field({ nullable: true, description: "Name or short name contains it (case-insensitive); at most 200 characters." })
+  search?: string;
+  @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
+  @Field(() => UUIDScalar, { nullable: true, description: "Only the sections under this association." })
+  parentAssociationId?: string;
+}
+
+/** The arguments of `associations` (GET /associations). */
+export const AssociationListArgs = ListArgs({
+  filter: AssociationFilter,
+  orderBy: { type: AssociationOrderField, default: AssociationOrderField.name },
+  maxLimit: ASSOCIATION_MAX_LIMIT,
+});
+export type AssociationListArgs = ListArgsOf<AssociationFilter, AssociationOrderField>;

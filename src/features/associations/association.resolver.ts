@@ -1,0 +1,37 @@
+import { Arg, Args, Ctx, FieldResolver, Query, Resolver, Root } from "type-graphql";
+import type { Context } from "../../graphql/context";
+import { UUIDScalar } from "../../graphql/scalars";
+import type { PageOf } from "../common/list-kit";
+import { AssociationListArgs } from "./association.inputs";
+import { listAssociations } from "./association.service";
+import { Association, AssociationPage, AssociationPerson } from "./association.type";
+
+@Resolver(() => Association)
+export class AssociationResolver {
+  @Query(() => AssociationPage, { description: "Search associations. Same filters as GET /api/v1/associations." })
+  async associations(@Args(() => AssociationListArgs) args: AssociationListArgs, @Ctx() ctx: Context): Promise<PageOf<Association>> {
+    const page = await listAssociations(ctx.db, args);
+    for (const row of page.data) ctx.loaders.associations.byId.prime(row.id, row);
+    return page;
+  }
+
+  @Query(() => Association, { nullable: true, description: "One association (GET /api/v1/associations/{id}, with people and sections)." })
+  association(@Arg("id", () => UUIDScalar) id: string, @Ctx() ctx: Context): Promise<Association | null> {
+    return ctx.loaders.associations.byId.load(id);
+  }
+
+  @FieldResolver(() => [AssociationPerson], { description: "People named for the association; redacted names stay redacted." })
+  people(@Root() association: Association, @Ctx() ctx: Context): Promise<AssociationPerson[]> {
+    return ctx.loaders.associations.people.load(association.id);
+  }
+
+  @FieldResolver(() => [Association], { description: "The sections under it (association records whose parent it is)." })
+  sections(@Root() association: Association, @Ctx() ctx: Context): Promise<Association[]> {
+    return ctx.loaders.associations.sections.load(association.id);
+  }
+
+  @FieldResolver(() => Association, { nullable: true, description: "The association this one is a section of." })
+  parent(@Root() association: Association, @Ctx() ctx: Context): Promise<Association | null> | null {
+    return association.parent_association_id ? ctx.loaders.associations.byId.load(association.parent_association_id) : null;
+  }
+}

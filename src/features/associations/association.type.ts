@@ -1,0 +1,50 @@
+import { ObjectType } from "type-graphql";
+import { Col, type Timestamp } from "../../graphql/fields";
+import { Page } from "../common/list-kit";
+
+/** What a redacted person's name reads as, whatever the source stored: a redacted name stays redacted. */
+export const REDACTED_NAME = "[redacted]";
+
+@ObjectType({ description: "A person named for an association. A redacted person holds a seat whose holder is not published." })
+export class AssociationPerson {
+  @Col("uuid", { required: true }) id: string;
+  @Col("string", { required: true, description: `"${REDACTED_NAME}" when redacted.` }) name: string;
+  @Col("string") title: string | null;
+  @Col("bool", { required: true }) redacted: boolean;
+}
+
+/**
+ * An education association (state athletic or activities association, superintendents', school boards',
+ * principals' association ...) or a section under one (parent_association_id set).
+ */
+@ObjectType()
+export class Association {
+  @Col("uuid", { required: true }) id: string;
+  @Col("string", { required: true }) slug: string;
+  @Col("string", { required: true }) name: string;
+  @Col("string") short_name: string | null;
+  @Col("string", {
+    required: true,
+    description:
+      "state_athletic_association, state_activities_association, superintendents_association, school_boards_association, principals_association or other.",
+  })
+  kind: string;
+  @Col("string") state: string | null;
+  @Col("uuid", { description: "The association this one is a section of." }) parent_association_id: string | null;
+  @Col("string") parent_association_name: string | null;
+  @Col("string") website_url: string | null;
+  @Col("string") phone: string | null;
+  @Col("string") physical_address: string | null;
+  @Col("string") physical_city: string | null;
+  @Col("string") physical_zip: string | null;
+  @Col("int") member_school_count: number | null;
+  @Col("string") member_count_source_url: string | null;
+  @Col("string") source_url: string | null;
+  @Col("datetime") verified_at: Timestamp | null;
+  @Col("string", { required: true, description: "Where the record comes from (demo: the invented demo layer)." })
+  data_source: string;
+  @Col("datetime", { required: true }) created_at: Timestamp;
+  @Col("datetime", { required: true }) updated_at: Timestamp;
+}
+
+export const AssociationPage = Page(Association, "AssociationPage");
