@@ -7,8 +7,9 @@ import { EventQueryResolver } from "../features/events/event.resolver";
 import { MetricsResolver } from "../features/metrics/metrics.resolver";
 import { OperatorResolver } from "../features/operators/operator.resolver";
 import { HeadStartProgramResolver } from "../features/head-start/head-start.resolver";
+import { DistrictHeadStartResolver, OperatorHeadStartResolver } from "../features/head-start/head-start-relations.resolver";
+import { OperatorChildcareResolver } from "../features/childcare/operator-childcare.resolver";
 import { ChildcareCenterResolver } from "../features/childcare/childcare.resolver";
-import { AssociationResolver } from "../features/associations/association.resolver";
 import { ProjectResolver } from "../features/projects/project.resolver";
 import { ListResolver } from "../features/lists/list.resolver";
 import { OrganizationResolver } from "../features/organizations/organization.resolver";
@@ -27,8 +28,10 @@ export const resolvers: NonEmptyArray<Function> = [
   OperatorResolver,
   HeadStartProgramResolver,
   ChildcareCenterResolver,
-  // associations and their sections and people
-  AssociationResolver,
+  // relations owned by early childhood: District.headStartPrograms, Operator.headStartPrograms / childcareCenters
+  DistrictHeadStartResolver,
+  OperatorHeadStartResolver,
+  OperatorChildcareResolver,
   // the caller's projects and lists
   ProjectResolver,
   ListResolver,

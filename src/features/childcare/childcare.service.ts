@@ -11,10 +11,13 @@ import {
   checkRange,
   checkState,
   checkText,
+  childPageColumns,
+  childPagesSql,
   containsPattern,
   countyClause,
   pageArgs,
   pageSql,
+  readChildPages,
   readPage,
   sortClause,
   type PageOf,
@@ -26,6 +29,7 @@ import {
   type ChildcareListArgs,
   type ChildcareOrderField,
 } from "./childcare.inputs";
+import { MERGED_ROOT_CTES, operatorOwnerSql } from "../operators/operator.service";
 import { ChildcareCenter, ChildcarePerson } from "./childcare.type";
 
 /** The `chain` filter's word for centers in no chain. */
@@ -175,4 +179,30 @@ export async function listChildcareCenters(db: Db, args: ChildcareListArgs): Pro
     join: "JOIN childcare_centers c ON c.id = page.__id",
   });
   return readPage(await db.query<Record<string, unknown>>(sql, p.values), limit, offset, present);
+}
+
+/**
+ * The page of centers of each (live) operator in `operatorIds` (Operator.childcareCenters), with those of
+ * operators merged into it, as its center_count counts them: the list's filters (default status active),
+ * order and paging within each operator, for every operator in one statement (list kit childPagesSql: a
+ * page per parent is a list page, and merges are beyond a Prisma relation).
+ */
+export async function loadChildcarePagesOfOperators(
+  db: Db,
+  operatorIds: readonly string[],
+  args: ChildcareListArgs,
+): Promise<PageOf<ChildcareCenter>[]> {
+  const page = pageArgs(args, CHILDCARE_MAX_LIMIT);
+  const p = new SqlParams();
+  const operator = operatorOwnerSql("c.operator_id", p.add(operatorIds));
+  const where = [operator.of, ...whereClauses(args.filter ?? {}, p)];
+  const sql = childPagesSql({
+    with: `WITH RECURSIVE ${MERGED_ROOT_CTES}`,
+    rows: `SELECT ${COLUMNS}${childPageColumns(operator.owner, order(args.orderBy, args.orderAscending)("c"))}
+      FROM childcare_centers c ${operator.join}
+      WHERE ${where.join(" AND ")}`,
+    limit: p.add(page.limit),
+    offset: p.add(page.offset),
+  });
+  return readChildPages(await db.query<Record<string, unknown>>(sql, p.values), operatorIds, page, present);
 }

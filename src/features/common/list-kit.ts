@@ -9,6 +9,7 @@
  * - `compileFilter` and the clause builders: a resource declares its filter as a list of clauses;
  * - `pageSql` / `readPage`: one statement for a page and its total, the total included past the end.
  */
+import DataLoader from "dataloader";
 import { ArgsType, Field, Int, ObjectType, type ClassType } from "type-graphql";
 import type { SqlParams } from "../../db/sql";
 import { AppError, BadRequestError } from "../../graphql/errors";
@@ -158,6 +159,65 @@ export function readPage<T>(
   const total = rows.length ? Number(rows[0].__total) : 0;
   const data = rows.length && rows[0].__position !== null ? rows.map(present) : [];
   return { data, pagination: pagination(total, limit, offset) };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Relations: one page of children for each of several parents, in one statement
+
+/**
+ * Select-list entries of a relation's rows (`, ...`): the row's parent (`__parent`), its number in its
+ * parent's page order (`__rn`) and its parent's total (`__page_total`).
+ */
+export const childPageColumns = (parent: string, order: string): string =>
+  `, ${parent} AS __parent,
+    (row_number() OVER (PARTITION BY ${parent} ORDER BY ${order}))::int AS __rn,
+    (count(*) OVER (PARTITION BY ${parent}))::int AS __page_total`;
+
+/**
+ * The page of every parent's children in one statement (a DataLoader batch of a relation: District.schools,
+ * Operator.childcareCenters ...). `rows` selects the asked parents' children with `childPageColumns`;
+ * the window keeps each parent's rows of the page, and row 1 always, so a parent whose page lies past its
+ * end still reports its total. `with`: leading `WITH [RECURSIVE] ...` entries `rows` uses.
+ */
+export function childPagesSql(parts: { with?: string; rows: string; limit: string; offset: string }): string {
+  return `${parts.with ?? ""} SELECT * FROM (${parts.rows}) x
+    WHERE x.__rn <= ${parts.offset}::int + ${parts.limit}::int AND (x.__rn > ${parts.offset}::int OR x.__rn = 1)
+    ORDER BY x.__parent, x.__rn`;
+}
+
+/** Rows of `childPagesSql` -> one page per parent, in `parents` order (a parent without rows: an empty page, total 0). */
+export function readChildPages<T>(
+  rows: readonly Record<string, unknown>[],
+  parents: readonly string[],
+  page: { limit: number; offset: number },
+  present: (row: Record<string, unknown>) => T,
+): PageOf<T>[] {
+  const { limit, offset } = page;
+  const pages = new Map<string, PageOf<T>>(parents.map((id) => [id, { data: [], pagination: pagination(0, limit, offset) }]));
+  for (const row of rows) {
+    const found = pages.get(row.__parent as string);
+    if (!found) continue;
+    found.pagination = pagination(Number(row.__page_total), limit, offset);
+    if (Number(row.__rn) <= offset) continue;
+    found.data.push(present(row));
+  }
+  return parents.map((id) => pages.get(id)!);
+}
+
+/**
+ * A relation's per-request loaders: one DataLoader per distinct arguments (paging, order, filter) in the
+ * request, usually one, each keyed by parent id; `batch(args)` loads the pages of every parent asked.
+ */
+export function relationLoaders<A, V>(
+  batch: (args: A) => (parents: readonly string[]) => Promise<V[]>,
+): (args: A) => DataLoader<string, V> {
+  const loaders = new Map<string, DataLoader<string, V>>();
+  return (args) => {
+    const key = JSON.stringify(args ?? null);
+    let loader = loaders.get(key);
+    if (!loader) loaders.set(key, (loader = new DataLoader<string, V>(batch(args))));
+    return loader;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------

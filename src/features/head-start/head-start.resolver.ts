@@ -1,6 +1,8 @@
 import { Arg, Args, Ctx, FieldResolver, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context";
 import { UUIDScalar } from "../../graphql/scalars";
+import type { DistrictRow } from "../districts/district.service";
+import { District } from "../districts/district.type";
 import type { OperatorRow } from "../operators/operator.service";
 import { Operator } from "../operators/operator.type";
 import type { PageOf } from "../common/list-kit";
@@ -28,6 +30,23 @@ export class HeadStartProgramResolver {
   })
   operator(@Root() program: HeadStartProgram, @Ctx() ctx: Context): Promise<OperatorRow | null> | null {
     return program.operator_id ? ctx.loaders.operators.byId.load(program.operator_id) : null;
+  }
+
+  @FieldResolver(() => HeadStartProgramPage, {
+    description:
+      "A page of the delegate agencies running part of this grant (the list's filters, default status active; default order name).",
+  })
+  delegates(
+    @Root() program: HeadStartProgram,
+    @Args(() => HeadStartListArgs) args: HeadStartListArgs,
+    @Ctx() ctx: Context,
+  ): Promise<PageOf<HeadStartProgram>> {
+    return ctx.loaders.headStart.delegatesOf(args).load(program.id);
+  }
+
+  @FieldResolver(() => District, { nullable: true, description: "The school district running it, when a district is the recipient." })
+  district(@Root() program: HeadStartProgram, @Ctx() ctx: Context): Promise<DistrictRow | null> | null {
+    return program.district_id ? ctx.loaders.districts.byId.load(program.district_id) : null;
   }
 
   @FieldResolver(() => HeadStartProgram, { nullable: true, description: "A delegate's grant (recipient) program." })

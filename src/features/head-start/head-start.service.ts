@@ -11,14 +11,18 @@ import {
   checkRange,
   checkState,
   checkText,
+  childPageColumns,
+  childPagesSql,
   containsPattern,
   countyClause,
   pageArgs,
   pageSql,
+  readChildPages,
   readPage,
   sortClause,
   type PageOf,
 } from "../common/list-kit";
+import { MERGED_ROOT_CTES, operatorOwnerSql } from "../operators/operator.service";
 import {
   DelegatesFilter,
   HEAD_START_MAX_LIMIT,
@@ -164,4 +168,43 @@ export async function listHeadStartPrograms(db: Db, args: HeadStartListArgs): Pr
     join: `JOIN head_start_programs h ON h.id = page.__id ${JOINS}`,
   });
   return readPage(await db.query<Record<string, unknown>>(sql, p.values), limit, offset, present);
+}
+
+/** Whose programs a relation pages: a district's (district-run), a grant program's delegates, an operator's. */
+export type HeadStartParent = "district" | "parentProgram" | "operator";
+
+/**
+ * The page of programs of each parent in `parentIds` (District.headStartPrograms, HeadStartProgram.delegates,
+ * Operator.headStartPrograms): the list's filters (default status active), order and paging, within each
+ * parent, for every parent in one statement (list kit childPagesSql: a page per parent is a list page;
+ * Prisma's per-relation `take` cannot reach an operator's programs through merges). An operator's programs
+ * include those of operators merged into it, as its head_start_count does.
+ */
+export async function loadHeadStartPagesOf(
+  db: Db,
+  parent: HeadStartParent,
+  parentIds: readonly string[],
+  args: HeadStartListArgs,
+): Promise<PageOf<HeadStartProgram>[]> {
+  const page = pageArgs(args, HEAD_START_MAX_LIMIT);
+  const p = new SqlParams();
+  const ids = p.add(parentIds);
+  const where = whereClauses(args.filter ?? {}, p);
+  const orderBy = order(args.orderBy, args.orderAscending)("h");
+  let rows: string;
+  let withClause: string | undefined;
+  if (parent === "operator") {
+    const operator = operatorOwnerSql("h.operator_id", ids);
+    withClause = `WITH RECURSIVE ${MERGED_ROOT_CTES}`;
+    rows = `SELECT ${COLUMNS}${childPageColumns(operator.owner, orderBy)}
+      FROM head_start_programs h ${operator.join} ${JOINS}
+      WHERE ${[operator.of, ...where].join(" AND ")}`;
+  } else {
+    const column = parent === "district" ? "h.district_id" : "h.parent_program_id";
+    rows = `SELECT ${COLUMNS}${childPageColumns(column, orderBy)}
+      FROM head_start_programs h ${JOINS}
+      WHERE ${[`${column} = ANY(${ids}::uuid[])`, ...where].join(" AND ")}`;
+  }
+  const sql = childPagesSql({ with: withClause, rows, limit: p.add(page.limit), offset: p.add(page.offset) });
+  return readChildPages(await db.query<Record<string, unknown>>(sql, p.values), parentIds, page, present);
 }

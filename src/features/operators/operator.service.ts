@@ -85,6 +85,29 @@ const fiscalYearEndSql = (column: string) =>
      THEN to_char(to_date(${column} || '01', 'YYYYMMDD') + INTERVAL '1 month' - INTERVAL '1 day', 'YYYY-MM-DD')
      ELSE ${column} END`;
 
+/**
+ * CTEs (after `WITH RECURSIVE`) `merged` and `merged_root`: each merged operator's `id` and the live
+ * operator it became (`root`, chains of merges followed). Rows of a merged operator count for its root.
+ */
+export const MERGED_ROOT_CTES = `merged(id, root, depth) AS (
+      SELECT id, merged_into_id, 1 FROM operators WHERE merged_into_id IS NOT NULL
+      UNION ALL
+      SELECT m.id, o.merged_into_id, m.depth + 1 FROM merged m JOIN operators o ON o.id = m.root
+       WHERE o.merged_into_id IS NOT NULL AND m.depth < ${MAX_MERGE_DEPTH}
+    ),
+    merged_root AS (SELECT DISTINCT ON (id) id, root FROM merged ORDER BY id, depth DESC)`;
+
+/**
+ * For a relation of operators (Operator.childcareCenters ...) over rows whose operator column is `column`
+ * (with MERGED_ROOT_CTES): the join reaching each row's live operator (`mr`), that operator (`owner`),
+ * and the condition selecting the rows of the live operators `ids` (their own and their merged ones').
+ */
+export const operatorOwnerSql = (column: string, ids: string) => ({
+  join: `LEFT JOIN merged_root mr ON mr.id = ${column}`,
+  owner: `coalesce(mr.root, ${column})`,
+  of: `${column} IN (SELECT unnest(${ids}::uuid[]) UNION ALL SELECT id FROM merged_root WHERE root = ANY(${ids}::uuid[]))`,
+});
+
 interface Scope {
   /** States the counts are scoped to (the `state` filter); null: every state. */
   states: string[] | null;
@@ -109,13 +132,7 @@ function operatorCtes(p: SqlParams, scope: Scope): string {
            AND ${contractorKeySql("cp.name")} LIKE ANY(${p.add(scope.contractor.patterns)}::text[])
            ${scope.contractor.mode === ContractorMode.latest ? "AND cf.id = lf.id" : ""})`
     : "NULL::text";
-  return `WITH RECURSIVE merged(id, root, depth) AS (
-      SELECT id, merged_into_id, 1 FROM operators WHERE merged_into_id IS NOT NULL
-      UNION ALL
-      SELECT m.id, o.merged_into_id, m.depth + 1 FROM merged m JOIN operators o ON o.id = m.root
-       WHERE o.merged_into_id IS NOT NULL AND m.depth < ${MAX_MERGE_DEPTH}
-    ),
-    merged_root AS (SELECT DISTINCT ON (id) id, root FROM merged ORDER BY id, depth DESC),
+  return `WITH RECURSIVE ${MERGED_ROOT_CTES},
     wanted AS (
       SELECT req.id AS key, coalesce(mr.root, req.id) AS root
         FROM unnest(${p.add(scope.ids ?? [])}::uuid[]) AS req(id) LEFT JOIN merged_root mr ON mr.id = req.id

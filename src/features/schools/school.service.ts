@@ -6,11 +6,12 @@ import type { Db } from "../../db/client";
 import { SqlParams } from "../../db/sql";
 import { defineAccess, UNLOCK_COST } from "../access/access.service";
 import type { Viewer } from "../auth/viewer";
-import { pagination } from "../common/common.type";
 import { LOCALE_CODE_PREFIX } from "../common/enums";
 import {
   anyOf,
   checkState,
+  childPageColumns,
+  childPagesSql,
   contains,
   equals,
   equalsIgnoringCase,
@@ -18,6 +19,7 @@ import {
   overlaps,
   pageArgs,
   range,
+  readChildPages,
   sortClause,
   type FilterClause,
   type PageOf,
@@ -89,9 +91,9 @@ export const listSchools = (db: Db, viewer: Viewer, args: SchoolListArgs, select
   listRecords<SchoolRow, SchoolFilter, SchoolOrderField>(db, viewer, SCHOOLS, args, selection);
 
 /**
- * One page of schools per district, for every district of `districtIds` in one statement: the window
- * numbers each district's schools in page order; row 1 always comes back too so a district whose page
- * lies past its end still reports its total. Pages are returned in key order.
+ * One page of schools per district, for every district of `districtIds` in one statement (list kit
+ * `childPagesSql`: a page per parent is a list page, which Prisma cannot read in one statement for many
+ * parents with their access columns). Pages are returned in key order.
  */
 export async function loadSchoolPagesOfDistricts(
   db: Db,
@@ -99,26 +101,15 @@ export async function loadSchoolPagesOfDistricts(
   districtIds: readonly string[],
   args: DistrictSchoolsArgs,
 ): Promise<PageOf<SchoolRow>[]> {
-  const { limit, offset } = pageArgs(args, SCHOOL_MAX_LIMIT, DISTRICT_SCHOOLS_DEFAULT_LIMIT);
+  const page = pageArgs(args, SCHOOL_MAX_LIMIT, DISTRICT_SCHOOLS_DEFAULT_LIMIT);
   const p = new SqlParams();
   const order = sortClause("s", ORDER_COLUMNS[args.orderBy ?? ("name" as SchoolOrderField)], args.orderAscending);
-  const numbered = `,
-        (row_number() OVER (PARTITION BY s.district_id ORDER BY ${order}))::int AS __rn,
-        (count(*) OVER (PARTITION BY s.district_id))::int AS __page_total`;
-  const sql = `SELECT * FROM (
-      ${selectRecordsSql(SCHOOLS, p.add(viewer.organizationId), numbered)}
-      WHERE s.district_id = ANY(${p.add(districtIds)}::uuid[])
-    ) x
-    WHERE x.__rn <= ${p.add(offset + limit)} AND (x.__rn > ${p.add(offset)} OR x.__rn = 1)
-    ORDER BY x.district_id, x.__rn`;
+  const sql = childPagesSql({
+    rows: `${selectRecordsSql(SCHOOLS, p.add(viewer.organizationId), childPageColumns("s.district_id", order))}
+      WHERE s.district_id = ANY(${p.add(districtIds)}::uuid[])`,
+    limit: p.add(page.limit),
+    offset: p.add(page.offset),
+  });
   const rows = await db.query<Record<string, unknown>>(sql, p.values);
-  const pages = new Map<string, PageOf<SchoolRow>>(districtIds.map((id) => [id, { data: [], pagination: pagination(0, limit, offset) }]));
-  for (const row of rows) {
-    const page = pages.get(row.district_id as string);
-    if (!page) continue;
-    page.pagination = pagination(Number(row.__page_total), limit, offset);
-    if (Number(row.__rn) <= offset) continue;
-    page.data.push(presentRecord<SchoolRow>(SCHOOLS, row, viewer));
-  }
-  return districtIds.map((id) => pages.get(id)!);
+  return readChildPages(rows, districtIds, page, (row) => presentRecord<SchoolRow>(SCHOOLS, row, viewer));
 }

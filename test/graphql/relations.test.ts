@@ -1,0 +1,211 @@
+/**
+ * Issue 13: GraphQL relations across the catalogue, each batched per page (one statement per relation
+ * per request, whatever the page size), bounded by a `limit` counted in the cost analysis.
+ */
+import { getOperationAST, parse } from "graphql";
+import { operationCost } from "../../src/graphql/limits";
+import { getSchema } from "../../src/graphql/schema";
+import { createTestApp, type TestApp } from "../support/app";
+import { insertEvent } from "../support/block-factories";
+import { insertCenter, insertHeadStart, insertOperator } from "../support/early-childhood-factories";
+import { insertDistrict } from "../support/factories";
+import { insertSchool } from "../support/school-factories";
+import { measureStatements } from "../support/statements";
+
+/** Runs the query once to warm caches (API key, compiled document), then counts the statements of a second run. */
+async function statementsOf(t: TestApp, query: string): Promise<{ statements: number; result: { data?: any; errors?: any[] } }> {
+  await t.graphql(query);
+  const measured = await measureStatements(t.db, () => t.graphql(query));
+  expect(measured.result.errors).toBeUndefined();
+  return measured;
+}
+
+describe("GraphQL relations: early childhood (operators, Head Start, childcare) and districts", () => {
+  let t: TestApp;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    ids.d1 = await insertDistrict(t.db, { name: "Relations District 1", state: "NE" });
+    ids.d2 = await insertDistrict(t.db, { name: "Relations District 2", state: "NE" });
+    ids.s1 = await insertSchool(t.db, { name: "Relations School", state: "NE", district_id: ids.d1 });
+    // Operator A; B was merged into A (its rows count for A); C runs nothing.
+    ids.opA = await insertOperator(t.db, { name: "Alpha Early Learning", state: "NE" });
+    ids.opB = await insertOperator(t.db, { name: "Beta Kids", state: "NE", merged_into_id: ids.opA });
+    ids.opC = await insertOperator(t.db, { name: "Gamma Care", state: "IA" });
+    ids.centerA1 = await insertCenter(t.db, { name: "A1 Center", state: "NE", operator_id: ids.opA, capacity: 40 });
+    ids.centerA2 = await insertCenter(t.db, { name: "A2 Center", state: "NE", operator_id: ids.opA, license_status: "inactive" });
+    ids.centerB1 = await insertCenter(t.db, { name: "B1 Center", state: "IA", operator_id: ids.opB, capacity: 10 });
+    ids.centerX = await insertCenter(t.db, { name: "X Independent", state: "NE" });
+    ids.grant = await insertHeadStart(t.db, { name: "Alpha Head Start", state: "NE", operator_id: ids.opA, funded_slots: 100 });
+    ids.delegate1 = await insertHeadStart(t.db, {
+      name: "Alpha Delegate One",
+      state: "NE",
+      parent_program_id: ids.grant,
+      delegate_number: "001",
+    });
+    ids.delegate2 = await insertHeadStart(t.db, {
+      name: "Alpha Delegate Two",
+      state: "NE",
+      parent_program_id: ids.grant,
+      delegate_number: "002",
+      status: "no_open_site",
+    });
+    ids.betaGrant = await insertHeadStart(t.db, { name: "Beta Head Start", state: "IA", operator_id: ids.opB });
+    ids.districtRun = await insertHeadStart(t.db, { name: "District One Head Start", state: "NE", district_id: ids.d1 });
+    ids.ev2 = await insertEvent(t.db, "district", ids.d1, "2026-03-01", { title: "March board" });
+    ids.ev1 = await insertEvent(t.db, "district", ids.d1, "2026-01-15", { title: "January board" });
+  });
+  afterAll(() => t.close());
+
+  it("Operator.childcareCenters and Operator.headStartPrograms: the operator's rows and its merged operators', list filters apply", async () => {
+    const res = await t.graphql(`{ operators(orderBy: name) { data { id name centerCount headStartCount
+        childcareCenters { data { id name operator { id } } pagination { total limit offset hasMore } }
+        all: childcareCenters(filter: { status: all }, orderBy: capacity, orderAscending: false, limit: 2) { data { name } pagination { total hasMore } }
+        headStartPrograms { data { id name } pagination { total } } } } }`);
+    expect(res.errors).toBeUndefined();
+    const byName = Object.fromEntries(res.data.operators.data.map((o: any) => [o.name, o]));
+    expect(Object.keys(byName).sort()).toEqual(["Alpha Early Learning", "Gamma Care"]); // Beta was merged
+    const alpha = byName["Alpha Early Learning"];
+    expect(alpha.childcareCenters).toEqual({
+      data: [
+        { id: ids.centerA1, name: "A1 Center", operator: { id: ids.opA } },
+        { id: ids.centerB1, name: "B1 Center", operator: { id: ids.opA } }, // a merged operator's id reads as A
+      ],
+      pagination: { total: 2, limit: 50, offset: 0, hasMore: false },
+    });
+    expect(alpha.childcareCenters.pagination.total).toBe(alpha.centerCount);
+    expect(alpha.all).toEqual({ data: [{ name: "A1 Center" }, { name: "B1 Center" }], pagination: { total: 3, hasMore: true } });
+    expect(alpha.headStartPrograms).toEqual({
+      data: [
+        { id: ids.grant, name: "Alpha Head Start" },
+        { id: ids.betaGrant, name: "Beta Head Start" },
+      ],
+      pagination: { total: 2 },
+    });
+    expect(alpha.headStartPrograms.pagination.total).toBe(alpha.headStartCount);
+    const gamma = byName["Gamma Care"];
+    expect(gamma.childcareCenters).toEqual({ data: [], pagination: { total: 0, limit: 50, offset: 0, hasMore: false } });
+    expect(gamma.headStartPrograms).toEqual({ data: [], pagination: { total: 0 } });
+  });
+
+  it("ChildcareCenter.operator: the operator running it, null for an independent center", async () => {
+    const res = await t.graphql(`{ childcareCenters(filter: { status: all }) { data { name operator { name } } } }`);
+    expect(res.errors).toBeUndefined();
+    expect(res.data.childcareCenters.data).toEqual([
+      { name: "A1 Center", operator: { name: "Alpha Early Learning" } },
+      { name: "A2 Center", operator: { name: "Alpha Early Learning" } },
+      { name: "B1 Center", operator: { name: "Alpha Early Learning" } },
+      { name: "X Independent", operator: null },
+    ]);
+  });
+
+  it("HeadStartProgram.delegates, parentProgram and district", async () => {
+    const res = await t.graphql(
+      `query($grant: UUID!, $run: UUID!) {
+        grant: headStartProgram(id: $grant) { name parentProgram { id } district { id }
+          delegates { data { name delegateNumber parentProgram { id name } } pagination { total } }
+          allDelegates: delegates(filter: { status: all }, orderBy: name, orderAscending: false) { data { name status } } }
+        run: headStartProgram(id: $run) { name district { id name } delegates { data { id } pagination { total } } } }`,
+      { grant: ids.grant, run: ids.districtRun },
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data.grant).toEqual({
+      name: "Alpha Head Start",
+      parentProgram: null,
+      district: null,
+      delegates: {
+        data: [{ name: "Alpha Delegate One", delegateNumber: "001", parentProgram: { id: ids.grant, name: "Alpha Head Start" } }],
+        pagination: { total: 1 },
+      },
+      allDelegates: {
+        data: [
+          { name: "Alpha Delegate Two", status: "no_open_site" },
+          { name: "Alpha Delegate One", status: "active" },
+        ],
+      },
+    });
+    expect(res.data.run).toEqual({
+      name: "District One Head Start",
+      district: { id: ids.d1, name: "Relations District 1" },
+      delegates: { data: [], pagination: { total: 0 } },
+    });
+  });
+
+  it("District.headStartPrograms, District.events, District.schools and School.district", async () => {
+    const res = await t.graphql(`{ districts(filter: { search: "Relations" }) { data { name
+        headStartPrograms { data { id name district { id } } pagination { total } }
+        events { title eventDate }
+        schools { data { name district { name } } } } } }`);
+    expect(res.errors).toBeUndefined();
+    expect(res.data.districts.data).toEqual([
+      {
+        name: "Relations District 1",
+        headStartPrograms: {
+          data: [{ id: ids.districtRun, name: "District One Head Start", district: { id: ids.d1 } }],
+          pagination: { total: 1 },
+        },
+        events: [
+          { title: "January board", eventDate: "2026-01-15" },
+          { title: "March board", eventDate: "2026-03-01" },
+        ],
+        schools: { data: [{ name: "Relations School", district: { name: "Relations District 1" } }] },
+      },
+      {
+        name: "Relations District 2",
+        headStartPrograms: { data: [], pagination: { total: 0 } },
+        events: [],
+        schools: { data: [] },
+      },
+    ]);
+  });
+
+  it("relation paging is checked like the lists' (400 naming limit or offset)", async () => {
+    for (const field of ["childcareCenters", "headStartPrograms"]) {
+      for (const args of ["limit: 0", "limit: 201", "offset: -1"]) {
+        const res = await t.graphql(`{ operators(limit: 1) { data { ${field}(${args}) { data { id } } } } }`);
+        expect(res.errors?.[0]).toMatchObject({ extensions: { code: "BAD_USER_INPUT" } });
+        expect(res.errors?.[0].message).toMatch(/^(limit|offset) must be/);
+      }
+    }
+    const res = await t.graphql(`{ districts(limit: 1) { data { headStartPrograms(limit: 500) { data { id } } } } }`);
+    expect(res.errors?.[0].message).toBe("limit must be an integer from 1 to 200");
+  });
+
+  it("operators with their centers, programs, delegates and districts: the same statements for limit 1 and 200", async () => {
+    const query = (limit: number) => `{ operators(limit: ${limit}) { data { id
+        childcareCenters(filter: { status: all }, limit: 10) { data { id operator { id } } }
+        headStartPrograms(limit: 10) { data { id district { id } parentProgram { id } delegates(limit: 5) { data { id parentProgram { id } } } } } } } }`;
+    const one = await statementsOf(t, query(1));
+    const many = await statementsOf(t, query(200));
+    expect(many.result.data.operators.data).toHaveLength(2);
+    expect(one.result.data.operators.data).toHaveLength(1);
+    // API-key lookup, the operators page, the centers of all operators, B1's operator by id (merged B: the list
+    // primed A only), the programs of all operators, the delegates of all programs (their parentProgram: primed).
+    expect(one.statements).toBe(many.statements);
+    expect(many.statements).toBe(6);
+  });
+
+  it("relation limits multiply through the cost: a 200 x 200 x 200 nesting is refused before any statement", async () => {
+    const schema = getSchema();
+    const cost = (query: string) => {
+      const document = parse(query);
+      return operationCost(schema, document, getOperationAST(document)!);
+    };
+    const twoLevels = `{ operators(limit: 200) { data { childcareCenters(limit: 200) { data { id } } } } }`;
+    expect(cost(twoLevels)).toBe(1 + 200 * (1 + (1 + 200 * 1))); // 40,401: allowed
+    const threeLevels = `{ operators(limit: 200) { data { childcareCenters(limit: 200) { data { operator {
+        childcareCenters(limit: 200) { data { id } } } } } } } }`;
+    expect(cost(threeLevels)).toBe(1 + 200 * (1 + (1 + 200 * (1 + (1 + (1 + 200 * 1)))))); // 8,120,401
+    // A relation's default limit (50) counts when none is given.
+    expect(cost(`{ districts(limit: 200) { data { headStartPrograms { data { id } } } } }`)).toBe(1 + 200 * (1 + (1 + 50 * 1)));
+    const ok = await t.graphql(twoLevels);
+    expect(ok.errors).toBeUndefined();
+    const { statements, result } = await measureStatements(t.db, () => t.graphql(threeLevels));
+    expect(result.errors).toEqual([{ message: "query cost 8120401 exceeds the limit of 250000", extensions: { code: "BAD_USER_INPUT" } }]);
+    expect(statements).toBe(1); // the API-key lookup only
+    const nested = await t.graphql(`{ districts(limit: 200) { data { headStartPrograms(limit: 200) { data {
+        delegates(limit: 200) { data { id } } } } } } }`);
+    expect(nested.errors?.[0].message).toMatch(/^query cost \d+ exceeds the limit of 250000$/);
+  });
+});
