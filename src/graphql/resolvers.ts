@@ -10,6 +10,7 @@ import { HeadStartProgramResolver } from "../features/head-start/head-start.reso
 import { DistrictHeadStartResolver, OperatorHeadStartResolver } from "../features/head-start/head-start-relations.resolver";
 import { OperatorChildcareResolver } from "../features/childcare/operator-childcare.resolver";
 import { ChildcareCenterResolver } from "../features/childcare/childcare.resolver";
+import { AssociationResolver } from "../features/associations/association.resolver";
 import { ProjectResolver } from "../features/projects/project.resolver";
 import { ListResolver } from "../features/lists/list.resolver";
 import { OrganizationResolver } from "../features/organizations/organization.resolver";
@@ -32,6 +33,8 @@ export const resolvers: NonEmptyArray<Function> = [
   DistrictHeadStartResolver,
   OperatorHeadStartResolver,
   OperatorChildcareResolver,
+  // associations and their sections and people
+  AssociationResolver,
   // the caller's projects and lists
   ProjectResolver,
   ListResolver,
