@@ -9,6 +9,8 @@ import {
   AssociationsDocument,
   ChildcareCenterDocument,
   ChildcareCentersDocument,
+  ContactDocument,
+  ContactsDocument,
   CreateListDocument,
   CreateProjectDocument,
   DistrictDocument,
@@ -54,6 +56,10 @@ export const routes: RouteSpec[] = [
     select: ["childcare_center"],
     wrap: true,
   }),
+  // contacts (the response adds _access_summary beside data and pagination)
+  route({ method: "GET", path: "/contacts", document: ContactsDocument, input: "query", select: ["contacts"] }),
+  route({ method: "POST", path: "/contacts", document: ContactsDocument, input: "string-body", select: ["contacts"] }),
+  route({ method: "GET", path: "/contacts/:id", document: ContactDocument, input: "query", select: ["contact"], wrap: true }),
   // districts
   route({ method: "GET", path: "/districts", document: DistrictsDocument, input: "query", select: ["districts"] }),
   route({ method: "POST", path: "/districts", document: DistrictsDocument, input: "string-body", select: ["districts"] }),

@@ -6,6 +6,7 @@ import { createBlockLoaders } from "../features/blocks/block.loaders";
 import { createOperatorLoaders } from "../features/operators/operator.loaders";
 import { createHeadStartLoaders } from "../features/head-start/head-start.loaders";
 import { createChildcareLoaders } from "../features/childcare/childcare.loaders";
+import { createContactLoaders } from "../features/contacts/contact.loaders";
 import { createAssociationLoaders } from "../features/associations/association.loaders";
 
 /** Every feature's loader factory: a feature adds one line here. */
@@ -16,6 +17,7 @@ const FACTORIES = {
   operators: (db: Db) => createOperatorLoaders(db),
   headStart: (db: Db) => createHeadStartLoaders(db),
   childcare: (db: Db) => createChildcareLoaders(db),
+  contacts: createContactLoaders,
   associations: (db: Db) => createAssociationLoaders(db),
 } satisfies Record<string, (db: Db, viewer: Viewer) => unknown>;
 

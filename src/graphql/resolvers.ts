@@ -15,6 +15,7 @@ import { ProjectResolver } from "../features/projects/project.resolver";
 import { ListResolver } from "../features/lists/list.resolver";
 import { OrganizationResolver } from "../features/organizations/organization.resolver";
 import { UnlockResolver } from "../features/unlocks/unlock.resolver";
+import { ContactResolver } from "../features/contacts/contact.resolver";
 
 /** Every feature's resolvers. A feature adds its classes here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -42,4 +43,6 @@ export const resolvers: NonEmptyArray<Function> = [
   OrganizationResolver,
   // credits and unlock (POST /unlock, GET /unlock-status)
   UnlockResolver,
+  // contacts (GET/POST /contacts, GET /contacts/{id})
+  ContactResolver,
 ];

@@ -1,4 +1,4 @@
-import { Field, Float, ObjectType } from "type-graphql";
+import { Field, Float, Int, ObjectType } from "type-graphql";
 import { Col, type Timestamp } from "../../graphql/fields";
 
 @ObjectType({ description: "What the caller's organization may see of a gated record, and what unlocking costs." })
@@ -8,4 +8,17 @@ export class Access {
   @Col("datetime") unlocked_at: Timestamp | null;
   @Field(() => Float, { name: "creditsSpent" }) credits_spent: number;
   @Field(() => Float, { name: "unlockCost" }) unlock_cost: number;
+}
+
+@ObjectType({
+  description:
+    "Access over a whole result set (not the page): how many results are unlocked, how many locked ones would unlock instantly " +
+    "(processed) or after processing (unprocessed), and what unlocking every locked one costs.",
+})
+export class AccessSummary {
+  @Field(() => Int, { name: "totalResults" }) total_results: number;
+  @Field(() => Int) unlocked: number;
+  @Field(() => Int, { name: "lockedProcessed" }) locked_processed: number;
+  @Field(() => Int, { name: "lockedUnprocessed" }) locked_unprocessed: number;
+  @Field(() => Float, { name: "unlockAllCost" }) unlock_all_cost: number;
 }

@@ -339,7 +339,7 @@ export const range =
  * entity type a 400.
  */
 export const inCallerLists =
-  <F>(key: keyof F, column: string, entityType: "district" | "school"): FilterClause<F, { organizationId: string }> =>
+  <F>(key: keyof F, column: string, entityType: "district" | "school" | "contact"): FilterClause<F, { organizationId: string }> =>
   (f, p, viewer) => {
     const value = f[key] as string | string[] | null | undefined;
     if (value == null) return null;

@@ -2,6 +2,7 @@
  * The intelligence filters of the district and school lists (vendors, pain points, funding, contracts,
  * bids). Gated like the lists themselves: a locked record never matches one, whatever its data.
  */
+import type { SqlParams } from "../../db/sql";
 import { unlockedSql } from "../access/access.service";
 import type { FilterClause } from "../common/list-kit";
 import type { BidStatus, FundingSource, PainPointCategory, VendorCategory } from "../common/enums";
@@ -28,9 +29,24 @@ export interface IntelligenceFilter {
  * column in the intelligence tables (district_id, school_id), `unlock` the alias of its access join.
  */
 export function intelligenceFilter(alias: string, ownerColumn: string, unlock: string): FilterClause<IntelligenceFilter> {
-  return (f, p) => {
+  return ownerIntelligenceFilter(
+    (x) => `${x}.${ownerColumn} = ${alias}.id`,
+    () => unlockedSql(unlock),
+  );
+}
+
+/**
+ * The gated filters over any owner: `ownerMatch(x)` is SQL true where the intelligence row `x` belongs to
+ * the filtered row's owner, `unlocked` SQL true where the caller unlocked that owner (contacts: their
+ * parent district or school).
+ */
+export function ownerIntelligenceFilter<C>(
+  ownerMatch: (x: string) => string,
+  unlocked: (p: SqlParams, context: C) => string,
+): FilterClause<IntelligenceFilter, C> {
+  return (f, p, context) => {
     const clauses: string[] = [];
-    const where = (table: string, extra = "") => `EXISTS (SELECT 1 FROM ${table} WHERE x.${ownerColumn} = ${alias}.id${extra})`;
+    const where = (table: string, extra = "") => `EXISTS (SELECT 1 FROM ${table} WHERE ${ownerMatch("x")}${extra})`;
     if (f.vendorIds?.length) clauses.push(where("entity_vendors x", ` AND x.vendor_id = ANY(${p.add(f.vendorIds)}::uuid[])`));
     if (f.vendorCategory) {
       clauses.push(where("entity_vendors x JOIN vendors v ON v.id = x.vendor_id", ` AND v.category = ${p.add(f.vendorCategory)}`));
@@ -46,7 +62,7 @@ export function intelligenceFilter(alias: string, ownerColumn: string, unlock: s
     if (f.rfpStatus === "open") clauses.push(where("bids x", ` AND ${bidOpenSql("x")}`));
     if (f.rfpStatus === "closed") clauses.push(where("bids x", ` AND NOT (${bidOpenSql("x")})`));
     // A gated filter never leaks: locked records cannot match it, whatever their data.
-    if (clauses.length) clauses.push(unlockedSql(unlock));
+    if (clauses.length) clauses.push(unlocked(p, context));
     return clauses;
   };
 }

@@ -26,6 +26,11 @@ export interface ExtractJobData {
 export type Extractor = (db: Db, entityType: string, entityId: string) => Promise<void>;
 
 export const demoExtractor: Extractor = async (db, entityType, entityId) => {
+  if (entityType === "contact") {
+    const { enrichDemoContact } = await import("../../seed/demo/enrich-contact");
+    if (!(await enrichDemoContact(db, entityId))) throw new Error(`contact ${entityId} no longer exists`);
+    return;
+  }
   const { extractDemoEntity } = await import("../../seed/demo/extract-entity");
   if (entityType !== "district" && entityType !== "school") throw new Error(`no extraction for ${entityType}`);
   const found = await db.transaction((q) => extractDemoEntity(q, entityType, entityId));

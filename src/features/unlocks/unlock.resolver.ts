@@ -8,7 +8,7 @@ import { UnlockPayload, UnlockStatus } from "./unlock.type";
 @Resolver()
 export class UnlockResolver {
   @Mutation(() => UnlockPayload, {
-    description: "Unlock districts or schools for the caller's organization (POST /unlock): instant, pending or idempotent.",
+    description: "Unlock districts, schools or contacts for the caller's organization (POST /unlock): instant, pending or idempotent.",
   })
   unlock(
     @Arg("input", () => UnlockInput) input: UnlockInput,

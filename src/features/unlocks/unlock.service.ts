@@ -29,22 +29,26 @@ import { AppError, BadRequestError, ConflictError, httpError, NotFoundError } fr
 import type { JobQueue } from "../../jobs/queue";
 import { UNLOCK_COST } from "../access/access.service";
 import type { Viewer } from "../auth/viewer";
+import { readContactForUnlock, requireParentUnlocked, type ContactUnlockTarget } from "../contacts/contact.service";
 import { charge, creditSummary, hold, lockOrganization, MONEY_TX, requireAvailable, type Tx } from "../credits/credits.service";
 import type { UnlockEntityType, UnlockInput } from "./unlock.inputs";
 import { extractJob } from "./unlock.jobs";
 import type { UnlockBatchItem, UnlockPayload, UnlockResult, UnlockStatus } from "./unlock.type";
 
-/** What a kind of entity needs to be unlocked. */
-export interface UnlockKind {
+/** What a kind of entity needs to be unlocked (`E`: what `read` returns, handed to `preconditions`). */
+export interface UnlockKind<E extends { extracted: boolean } = { extracted: boolean }> {
   /** Credits an unlock costs (`_access.unlock_cost`). */
   cost: number;
   /** Whether `re_extract` is allowed. */
   reExtract: boolean;
   /** Reads the entity: null when it does not exist; `extracted` when its unlock is instant. */
-  read(tx: Tx, id: string): Promise<{ extracted: boolean } | null>;
+  read(tx: Tx, id: string): Promise<E | null>;
   /** Kind-specific rules checked before any credit moves (throw an AppError to refuse). */
-  preconditions?(tx: Tx, viewer: Viewer, id: string): Promise<void>;
+  preconditions?(tx: Tx, viewer: Viewer, id: string, entity: E): Promise<void>;
 }
+
+/** A kind whose `read` result its `preconditions` use (the table holds kinds of any such result). */
+const unlockKind = <E extends { extracted: boolean }>(kind: UnlockKind<E>): UnlockKind => kind as unknown as UnlockKind;
 
 export const UNLOCK_KINDS: Partial<Record<UnlockEntityType, UnlockKind>> = {
   district: {
@@ -63,7 +67,14 @@ export const UNLOCK_KINDS: Partial<Record<UnlockEntityType, UnlockKind>> = {
       return row && { extracted: row.status === "completed" };
     },
   },
-  // contact: { cost: 2, reExtract: false, read, preconditions: parent district/school unlocked, else 403 PARENT_ENTITY_LOCKED }
+  // A contact: listed only under an extracted parent; instant once enriched, else pending until its enrichment
+  // runs; refused with 403 PARENT_ENTITY_LOCKED while the caller has not unlocked its parent.
+  contact: unlockKind<ContactUnlockTarget>({
+    cost: UNLOCK_COST.contact,
+    reExtract: false,
+    read: readContactForUnlock,
+    preconditions: (tx, viewer, _id, contact) => requireParentUnlocked(tx, viewer, contact),
+  }),
 };
 
 export interface UnlockOptions {
@@ -196,7 +207,7 @@ async function unlockOne(
     await lockOrganization(tx, org);
     const entity = await kind.read(tx, item.entityId);
     if (!entity) throw new NotFoundError(`${item.entityType} ${item.entityId}`);
-    await kind.preconditions?.(tx, viewer, item.entityId);
+    await kind.preconditions?.(tx, viewer, item.entityId, entity);
     const where = {
       organization_id_entity_type_entity_id: { organization_id: org, entity_type: item.entityType, entity_id: item.entityId },
     };
