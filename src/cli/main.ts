@@ -22,7 +22,8 @@ const USAGE = `usage: edmarket <command>
   key create --org ID
   key revoke --key-prefix P
   project create --org ID --name N
-  credits grant --org ID --amount N`;
+  credits grant --org ID --amount N
+  extract --entity district|school:<uuid> [--url <site root>]`;
 
 type Command = (args: ParsedArgs) => Promise<unknown>;
 
@@ -71,6 +72,14 @@ const COMMANDS: Record<string, Command> = {
     project_id: (await createProject(db, flag(args, "org")!, flag(args, "name")!)).projectId,
   })),
   "credits grant": withDb(async (db, args) => grantCredits(db, flag(args, "org")!, number(args, "amount")!)),
+  extract: withDb(async (db, args) => {
+    const { extractCommand, ExtractUsageError } = await import("../features/extraction/extraction.cli");
+    try {
+      return await extractCommand(db, loadEnv(), flag(args, "entity")!, flag(args, "url", false));
+    } catch (error) {
+      throw error instanceof ExtractUsageError ? new UsageError(error.message) : error;
+    }
+  }),
   ingest: withDb(async (db, args) => {
     const { INGEST_SOURCES, runIngest } = await import("../ingest");
     const [, source, file] = args.positional;

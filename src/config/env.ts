@@ -25,6 +25,39 @@ const EnvSchema = z.object({
   JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
   /** How often the worker polls for jobs and sweeps expired holds. */
   WORKER_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
+  // ---- extraction pipeline (docs/extraction.md)
+  /** Sent with every crawler request; names the product. */
+  EXTRACTION_USER_AGENT: z.string().min(1).default("edmarket-crawler/0.1 (education market data; honours robots.txt)"),
+  /** Pages and documents fetched per site (robots.txt and sitemaps not counted). */
+  EXTRACTION_MAX_PAGES: z.coerce.number().int().min(1).default(60),
+  /** Link depth from the site root (sitemap URLs count as depth 1). */
+  EXTRACTION_MAX_DEPTH: z.coerce.number().int().min(0).default(3),
+  /** Bytes of one response body (after decompression); larger responses are cut off and recorded as errors. */
+  EXTRACTION_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(5 * 1024 * 1024),
+  EXTRACTION_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
+  /** Longest silence while waiting for response headers or the next bytes of the body. */
+  EXTRACTION_READ_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
+  EXTRACTION_MAX_REDIRECTS: z.coerce.number().int().min(0).default(5),
+  /** Pause between two requests to one host (a robots.txt Crawl-delay up to 30 s raises it). */
+  EXTRACTION_HOST_DELAY_MS: z.coerce.number().int().min(0).default(500),
+  /** Wall-clock budget of one site's crawl; when spent, the crawl stops and extraction uses what it has. */
+  EXTRACTION_SITE_BUDGET_SECONDS: z.coerce.number().int().min(1).default(600),
+  /** Sitemap URLs read per site (sitemap indexes followed one level). */
+  EXTRACTION_MAX_SITEMAP_URLS: z.coerce.number().int().min(0).default(5_000),
+  /** Whether the crawler may connect to loopback, private and link-local addresses (tests, intranets). */
+  EXTRACTION_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false"),
+  /** Entities without a website_url get the demo extraction (rows data_source "demo"); false: they end in error. */
+  EXTRACTION_DEMO_FALLBACK: z.enum(["true", "false"]).default("true"),
+  // ---- text generation (src/features/text-generation): unset = the extractive provider, no language model
+  /** Base URL of an OpenAI-compatible API (`.../v1`); its `/chat/completions` is called. */
+  TEXT_GENERATION_BASE_URL: z.string().url().optional(),
+  TEXT_GENERATION_API_KEY: z.string().optional(),
+  TEXT_GENERATION_MODEL: z.string().default("gpt-4o-mini"),
+  TEXT_GENERATION_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { dataDir: string };

@@ -1,8 +1,8 @@
 /**
  * The extraction job of a pending unlock (`unlock.extract`) and the hold sweeper.
  *
- * A pending unlock is a hold plus this job. The job runs the extraction (the demo layer's, until the
- * real pipeline lands: src/seed/demo/extract-entity.ts), then in one transaction commits the hold and
+ * A pending unlock is a hold plus this job. The job runs the extraction (the pipeline of
+ * src/features/extraction for entities with a website_url, else the demo layer's), then in one transaction commits the hold and
  * marks the unlock unlocked. When its last retry fails, it releases the hold and marks the unlock failed
  * (a re-extraction keeps its access and records the error). Settling is a conditional update of the
  * hold (credits.service `settleHold`): a duplicated or retried job, or the sweeper, cannot settle twice.
@@ -10,6 +10,7 @@
  * The sweeper (run by the worker every WORKER_POLL_SECONDS) releases holds past `expires_at` the same way:
  * an extraction that never finishes does not keep credits forever.
  */
+import type { Env } from "../../config/env";
 import type { Db } from "../../db/client";
 import { defineJob, type JobContext } from "../../jobs/job";
 import { logger } from "../../logger";
@@ -22,8 +23,15 @@ export interface ExtractJobData {
   entityId: string;
 }
 
+/** The job attempt an extraction runs in (absent when a test calls an extractor directly). */
+export interface ExtractionRun {
+  env: Env;
+  jobId: string;
+  retryCount: number;
+}
+
 /** Runs an entity's extraction (writes its intelligence); throws when it fails. */
-export type Extractor = (db: Db, entityType: string, entityId: string) => Promise<void>;
+export type Extractor = (db: Db, entityType: string, entityId: string, run?: ExtractionRun) => Promise<void>;
 
 export const demoExtractor: Extractor = async (db, entityType, entityId) => {
   if (entityType === "contact") {
@@ -37,18 +45,27 @@ export const demoExtractor: Extractor = async (db, entityType, entityId) => {
   if (!found) throw new Error(`${entityType} ${entityId} no longer exists`);
 };
 
-/** The extraction pipeline the worker uses (tests and the next issue's pipeline replace it). */
-let extractor: Extractor = demoExtractor;
+/**
+ * The worker's extractor: the real pipeline (src/features/extraction) for a district or school with a
+ * website_url, the demo extraction for one without (EXTRACTION_DEMO_FALLBACK) and for contacts.
+ * Tests replace it with useExtractor.
+ */
+export const pipelineExtractor: Extractor = async (db, entityType, entityId, run) => {
+  const { extractEntity } = await import("../extraction/extraction.extractor");
+  await extractEntity(db, entityType, entityId, run, demoExtractor);
+};
+
+let extractor: Extractor = pipelineExtractor;
 export function useExtractor(next: Extractor): void {
   extractor = next;
 }
 
 export const extractJob = defineJob<ExtractJobData>({
   name: "unlock.extract",
-  async run(ctx: JobContext, data) {
+  async run(ctx: JobContext, data, attempt) {
     const open = await ctx.db.prisma.creditHold.count({ where: { id: data.holdId, status: "open" } });
     if (!open) return; // settled already (expired and released, or a duplicate delivery)
-    await extractor(ctx.db, data.entityType, data.entityId);
+    await extractor(ctx.db, data.entityType, data.entityId, { env: ctx.env, jobId: attempt.id, retryCount: attempt.retryCount });
     await ctx.db.prisma.$transaction(async (tx) => {
       const amount = await settleHold(tx, data.holdId, "committed", "extraction completed");
       if (amount === null) return;
