@@ -8,7 +8,7 @@ import { getSchema } from "../../src/graphql/schema";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertEvent } from "../support/block-factories";
 import { insertCenter, insertHeadStart, insertOperator } from "../support/early-childhood-factories";
-import { insertDistrict } from "../support/factories";
+import { insert, insertDistrict } from "../support/factories";
 import { insertSchool } from "../support/school-factories";
 import { measureStatements } from "../support/statements";
 
@@ -207,5 +207,86 @@ describe("GraphQL relations: early childhood (operators, Head Start, childcare) 
     const nested = await t.graphql(`{ districts(limit: 200) { data { headStartPrograms(limit: 200) { data {
         delegates(limit: 200) { data { id } } } } } } }`);
     expect(nested.errors?.[0].message).toMatch(/^query cost \d+ exceeds the limit of 250000$/);
+  });
+});
+
+describe("GraphQL relations: Association.sections and Association.people, bounded by limit", () => {
+  let t: TestApp;
+  const ids: Record<string, string> = {};
+  const association = (name: string, values: Record<string, unknown> = {}) =>
+    insert(t.db, "associations", {
+      slug: name.toLowerCase().replace(/\W+/g, "-"),
+      name,
+      kind: "other",
+      state: "NE",
+      data_source: "test",
+      ...values,
+    });
+  const person = (associationId: string, name: string, redacted = false) =>
+    insert(t.db, "association_people", { association_id: associationId, name, redacted, data_source: "test" });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    ids.parent = await association("Relations Parent Association");
+    for (const n of [3, 1, 2]) ids[`section${n}`] = await association(`Relations Section ${n}`, { parent_association_id: ids.parent });
+    await person(ids.parent, "Zed Board");
+    await person(ids.parent, "Ann Chair");
+    await person(ids.parent, "Source Name Kept Private", true);
+    await person(ids.section1, "Sam Section");
+  });
+  afterAll(() => t.close());
+
+  it("each association's sections and people, at most `limit` each, in their order; redacted names stay redacted", async () => {
+    const res = await t.graphql(`{ associations(filter: { search: "Relations" }) { data { name
+        sections { name parent { name } } firstSection: sections(limit: 1) { name }
+        people { name redacted } twoPeople: people(limit: 2) { name } } } }`);
+    expect(res.errors).toBeUndefined();
+    const byName = Object.fromEntries(res.data.associations.data.map((a: any) => [a.name, a]));
+    expect(byName["Relations Parent Association"]).toEqual({
+      name: "Relations Parent Association",
+      sections: [1, 2, 3].map((n) => ({ name: `Relations Section ${n}`, parent: { name: "Relations Parent Association" } })),
+      firstSection: [{ name: "Relations Section 1" }],
+      people: [
+        { name: "Ann Chair", redacted: false },
+        { name: "Zed Board", redacted: false },
+        { name: "[redacted]", redacted: true },
+      ],
+      twoPeople: [{ name: "Ann Chair" }, { name: "Zed Board" }],
+    });
+    expect(byName["Relations Section 1"]).toMatchObject({ sections: [], people: [{ name: "Sam Section", redacted: false }] });
+    expect(byName["Relations Section 2"]).toMatchObject({ sections: [], people: [], twoPeople: [] });
+  });
+
+  it("the same statements for a page of 1 and of 200 associations with sections and people", async () => {
+    const query = (limit: number) => `{ associations(limit: ${limit}) { data { id
+        sections(limit: 5) { id people(limit: 5) { name } } people(limit: 10) { name } } } }`;
+    const one = await statementsOf(t, query(1));
+    const many = await statementsOf(t, query(200));
+    expect(many.result.data.associations.data).toHaveLength(4);
+    // API-key lookup, the page, the page's sections, the sections' people, the page's people.
+    expect(one.statements).toBe(5);
+    expect(many.statements).toBe(5);
+  });
+
+  it("limit is checked (1 to 200) and counted by the cost analysis", async () => {
+    for (const args of ["limit: 0", "limit: 201"]) {
+      const res = await t.graphql(`{ associations(limit: 1) { data { people(${args}) { name } } } }`);
+      expect(res.errors?.[0]).toMatchObject({ message: "limit must be an integer from 1 to 200", extensions: { code: "BAD_USER_INPUT" } });
+    }
+    const schema = getSchema();
+    const cost = (query: string) => {
+      const document = parse(query);
+      return operationCost(schema, document, getOperationAST(document)!);
+    };
+    // A nested list with a limit counts `limit` items (without one, its default: 50).
+    expect(cost(`{ associations(limit: 200) { data { people(limit: 200) { name } } } }`)).toBe(1 + 200 * (1 + 200));
+    expect(cost(`{ associations(limit: 200) { data { people { name } } } }`)).toBe(1 + 200 * (1 + 50));
+    const deep = `{ associations(limit: 200) { data { sections(limit: 200) { sections(limit: 200) { id } } } } }`;
+    expect(cost(deep)).toBe(1 + 200 * (1 + 200 * (1 + 200)));
+    const refused = await t.graphql(deep);
+    expect(refused.errors?.[0]).toMatchObject({
+      message: "query cost 8040201 exceeds the limit of 250000",
+      extensions: { code: "BAD_USER_INPUT" },
+    });
   });
 });

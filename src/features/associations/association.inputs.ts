@@ -1,8 +1,15 @@
 import { Field, InputType, registerEnumType } from "type-graphql";
 import { UUIDScalar } from "../../graphql/scalars";
-import { ListArgs, type ListArgsOf } from "../common/list-kit";
+import { LimitArgs, ListArgs, type LimitArgsOf, type ListArgsOf } from "../common/list-kit";
 
 export const ASSOCIATION_MAX_LIMIT = 200;
+/** Association.people and Association.sections: at most this many per association (GET /associations/{id} asks for the maximum). */
+export const ASSOCIATION_NESTED_MAX_LIMIT = 200;
+export const ASSOCIATION_NESTED_DEFAULT_LIMIT = 50;
+
+/** The arguments of Association.people and Association.sections. */
+export const AssociationNestedArgs = LimitArgs({ defaultLimit: ASSOCIATION_NESTED_DEFAULT_LIMIT, maxLimit: ASSOCIATION_NESTED_MAX_LIMIT });
+export type AssociationNestedArgs = LimitArgsOf;
 
 export enum AssociationOrderField {
   name = "name",

@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, Query, Resolver, Root } from "type-graph
 import type { Context } from "../../graphql/context";
 import { UUIDScalar } from "../../graphql/scalars";
 import type { PageOf } from "../common/list-kit";
-import { AssociationListArgs } from "./association.inputs";
+import { AssociationListArgs, AssociationNestedArgs } from "./association.inputs";
 import { listAssociations } from "./association.service";
 import { Association, AssociationPage, AssociationPerson } from "./association.type";
 
@@ -20,14 +20,26 @@ export class AssociationResolver {
     return ctx.loaders.associations.byId.load(id);
   }
 
-  @FieldResolver(() => [AssociationPerson], { description: "People named for the association; redacted names stay redacted." })
-  people(@Root() association: Association, @Ctx() ctx: Context): Promise<AssociationPerson[]> {
-    return ctx.loaders.associations.people.load(association.id);
+  @FieldResolver(() => [AssociationPerson], {
+    description: "People named for the association, named people first, then by name; redacted names stay redacted. At most `limit`.",
+  })
+  people(
+    @Root() association: Association,
+    @Args(() => AssociationNestedArgs) args: AssociationNestedArgs,
+    @Ctx() ctx: Context,
+  ): Promise<AssociationPerson[]> {
+    return ctx.loaders.associations.people(args).load(association.id);
   }
 
-  @FieldResolver(() => [Association], { description: "The sections under it (association records whose parent it is)." })
-  sections(@Root() association: Association, @Ctx() ctx: Context): Promise<Association[]> {
-    return ctx.loaders.associations.sections.load(association.id);
+  @FieldResolver(() => [Association], {
+    description: "The sections under it (association records whose parent it is), by name. At most `limit`.",
+  })
+  sections(
+    @Root() association: Association,
+    @Args(() => AssociationNestedArgs) args: AssociationNestedArgs,
+    @Ctx() ctx: Context,
+  ): Promise<Association[]> {
+    return ctx.loaders.associations.sections(args).load(association.id);
   }
 
   @FieldResolver(() => Association, { nullable: true, description: "The association this one is a section of." })

@@ -4,6 +4,7 @@
  * Lookups by id, the people and the sections under an association go through the Prisma client, each a
  * batch over every association a request asks for (association.loaders.ts).
  */
+import { byKeys } from "../../db/batch";
 import type { Db } from "../../db/client";
 import type { Prisma } from "../../db/generated/client";
 import { SqlParams } from "../../db/sql";
@@ -64,31 +65,41 @@ export async function loadAssociationsByIds(db: Db, ids: readonly string[]): Pro
   return rows.map(fromPrisma);
 }
 
-/** The sections under several associations (the loader's batch): one statement, by parent, name and id. */
-export async function loadAssociationSections(db: Db, parentIds: readonly string[]): Promise<Association[]> {
+/**
+ * The sections under each of several associations, at most `limit` each, by name and id (the loader's
+ * batch): one statement, the parents read with their sections (relationJoins: a LATERAL join per
+ * parent with its own LIMIT), one list per parent in `parentIds` order.
+ */
+export async function loadAssociationSections(db: Db, parentIds: readonly string[], limit: number): Promise<Association[][]> {
   const rows = await db.prisma.association.findMany({
     relationLoadStrategy: "join",
-    where: { parent_association_id: { in: [...parentIds] } },
-    select: RECORD,
-    orderBy: [{ parent_association_id: "asc" }, { name: "asc" }, { id: "asc" }],
+    where: { id: { in: [...parentIds] } },
+    select: { id: true, sections: { select: RECORD, orderBy: [{ name: "asc" }, { id: "asc" }], take: limit } },
   });
-  return rows.map(fromPrisma);
+  return byKeys(parentIds, rows, (r) => r.id).map((row) => row?.sections.map(fromPrisma) ?? []);
 }
 
 /**
- * The people of several associations (the loader's batch): one statement; named people first, then by
- * name and id. A redacted person's name is never served, whatever the source stored for it.
+ * The people of each of several associations, at most `limit` each (the loader's batch): one statement,
+ * as the sections; named people first, then by name and id. A redacted person's name is never served,
+ * whatever the source stored for it.
  */
-export async function loadAssociationPeople(
-  db: Db,
-  associationIds: readonly string[],
-): Promise<(AssociationPerson & { association_id: string })[]> {
-  const rows = await db.prisma.associationPerson.findMany({
-    where: { association_id: { in: [...associationIds] } },
-    select: { id: true, association_id: true, name: true, title: true, redacted: true },
-    orderBy: [{ association_id: "asc" }, { redacted: "asc" }, { name: "asc" }, { id: "asc" }],
+export async function loadAssociationPeople(db: Db, associationIds: readonly string[], limit: number): Promise<AssociationPerson[][]> {
+  const rows = await db.prisma.association.findMany({
+    relationLoadStrategy: "join",
+    where: { id: { in: [...associationIds] } },
+    select: {
+      id: true,
+      people: {
+        select: { id: true, name: true, title: true, redacted: true },
+        orderBy: [{ redacted: "asc" }, { name: "asc" }, { id: "asc" }],
+        take: limit,
+      },
+    },
   });
-  return rows.map((row) => (row.redacted ? { ...row, name: REDACTED_NAME } : row));
+  return byKeys(associationIds, rows, (r) => r.id).map(
+    (row) => row?.people.map((person) => (person.redacted ? { ...person, name: REDACTED_NAME } : person)) ?? [],
+  );
 }
 
 const ORDER_COLUMNS: Record<AssociationOrderField, string> = {

@@ -78,6 +78,27 @@ export function ListArgs<F, O extends string>(options: ListArgsOptions<F, O>): C
   return ListArgsType as ClassType<ListArgsOf<F, O>>;
 }
 
+/** The arguments of a nested list that is not a page (Association.people ...): its `limit` alone. */
+export interface LimitArgsOf {
+  limit?: number | null;
+}
+
+/** The GraphQL ArgsType of a nested list's `limit` (default `defaultLimit`, 1 to `maxLimit`; checked by `checkLimit`). */
+export function LimitArgs(options: { defaultLimit: number; maxLimit: number }): ClassType<LimitArgsOf> {
+  class LimitArgsType {}
+  Field(() => Int, {
+    nullable: true,
+    defaultValue: options.defaultLimit,
+    description: `1 to ${options.maxLimit.toLocaleString("en-US")}.`,
+  })(LimitArgsType.prototype, "limit");
+  ArgsType()(LimitArgsType);
+  return LimitArgsType as ClassType<LimitArgsOf>;
+}
+
+/** A nested list's limit, checked like a page's (400 naming `limit`). */
+export const checkLimit = (args: LimitArgsOf, maxLimit: number, defaultLimit: number): number =>
+  pageArgs({ limit: args.limit }, maxLimit, defaultLimit).limit;
+
 // ---------------------------------------------------------------------------------------------------
 // Paging and sorting
 
@@ -215,7 +236,11 @@ export function relationLoaders<A, V>(
   return (args) => {
     const key = JSON.stringify(args ?? null);
     let loader = loaders.get(key);
-    if (!loader) loaders.set(key, (loader = new DataLoader<string, V>(batch(args))));
+    if (!loader) {
+      const load = batch(args);
+      // async: an argument check that throws is the request's error, not a broken batch function
+      loaders.set(key, (loader = new DataLoader<string, V>(async (parents) => load(parents))));
+    }
     return loader;
   };
 }
