@@ -1,18 +1,20 @@
 /**
- * Start-up time of `npm start` on the embedded database: first start (empty DATA_DIR: migrate + load the
- * demo dataset) and later starts (reuse). Runs the built CLI exactly as `npm start` does and times until
- * GET /readyz answers 200. Usage: npm run build && npm run bench:startup [-- --later 3]
+ * Start-up time of `npm start`: first start (empty database: migrate + load the demo dataset) and later
+ * starts (reuse). Runs the built CLI exactly as `npm start` does and times until GET /readyz answers 200.
+ * Embedded (an empty DATA_DIR) by default; `--postgres <server url>` uses a new database on that server
+ * (dropped afterwards). Usage: npm run build && npm run bench:startup [-- --later 3] [-- --postgres postgres://postgres@127.0.0.1:5432/postgres]
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Client } from "pg";
 import { packageRoot } from "../src/db/package-root";
 
-async function startOnce(dataDir: string, port: number): Promise<{ ms: number; keys: string }> {
+async function startOnce(dataDir: string, port: number, databaseUrl: string): Promise<{ ms: number; keys: string }> {
   const t0 = Date.now();
   const child = spawn(process.execPath, [path.join(packageRoot, "bin/edmarket.js"), "serve", "--role", "all"], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn", DATABASE_URL: "" },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn", DATABASE_URL: databaseUrl },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let stdout = "";
@@ -33,20 +35,68 @@ async function startOnce(dataDir: string, port: number): Promise<{ ms: number; k
   }
 }
 
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
 async function main(): Promise<void> {
-  const laterRuns = Number(process.argv[process.argv.indexOf("--later") + 1]) || 3;
+  const laterRuns = Number(option("--later")) || 3;
+  const server = option("--postgres");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-startup-"));
   const port = 3900 + Math.floor(Math.random() * 50);
+  const database = `edm_startup_${process.pid}`;
+  let databaseUrl = "";
+  if (server) {
+    await admin(server, `CREATE DATABASE ${database}`);
+    const url = new URL(server);
+    url.pathname = `/${database}`;
+    databaseUrl = url.toString();
+  }
   try {
-    const first = await startOnce(dataDir, port);
+    // PostgreSQL is never seeded by `serve` (only an empty embedded database is): its first start is
+    // `edmarket seed demo` (the same load) followed by `serve`.
+    const seedMs = server ? await seedOnce(dataDir, databaseUrl) : 0;
+    const first = await startOnce(dataDir, port, databaseUrl);
+    first.ms += seedMs;
+    if (server) first.keys = "demo_keys";
     const later: number[] = [];
-    for (let i = 0; i < laterRuns; i += 1) later.push((await startOnce(dataDir, port)).ms);
+    for (let i = 0; i < laterRuns; i += 1) later.push((await startOnce(dataDir, port, databaseUrl)).ms);
     const counts = first.keys.includes("demo_keys") ? "printed" : "missing";
     console.log(
-      JSON.stringify({ first_start_ms: first.ms, later_start_ms: later, demo_keys: counts, cpus: os.cpus().length, node: process.version }),
+      JSON.stringify({
+        database: server ? "postgresql" : "embedded",
+        first_start_ms: first.ms,
+        later_start_ms: later,
+        demo_keys: counts,
+        cpus: os.cpus().length,
+        node: process.version,
+      }),
     );
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
+    if (server) await admin(server, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  }
+}
+
+async function seedOnce(dataDir: string, databaseUrl: string): Promise<number> {
+  const t0 = Date.now();
+  const child = spawn(process.execPath, [path.join(packageRoot, "bin/edmarket.js"), "seed", "demo"], {
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: databaseUrl },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const code = await new Promise((r) => child.once("exit", r));
+  if (code !== 0) throw new Error(`seed demo exited with ${String(code)}`);
+  return Date.now() - t0;
+}
+
+async function admin(server: string, sql: string): Promise<void> {
+  const client = new Client({ connectionString: server });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
   }
 }
 
