@@ -94,6 +94,34 @@ describe("contacts REST: list, detail, unique, filters, gating, summary, errors"
       expect((await get("?unique=true")).pagination.total).toBe(4);
     });
 
+    it("matches a dedupe_key within one district only, an email across districts", async () => {
+      const namesake = await insert(t.db, "contacts", {
+        name: "Ada Lovelace",
+        title: "Superintendent",
+        district_id: k.d.beta,
+        state: "IA",
+        dedupe_key: "ada.lovelace|superintendent",
+        data_source: "demo",
+      });
+      const sameEmail = await insert(t.db, "contacts", {
+        name: "Bobby Builder",
+        title: "Consultant",
+        district_id: k.d.beta,
+        state: "IA",
+        email: "Bob@Alpha.example.org",
+        data_source: "demo",
+      });
+      try {
+        const body = await get("?order_by=created_at");
+        expect(body.pagination.total).toBe(5);
+        expect(body.data.map((r) => r.id)).toContain(namesake);
+        // Bob's three rows (two emails in alpha, one in beta) are one person: the newest row represents him.
+        expect(body.data.map((r) => r.id).filter((id) => [k.c.bob, k.c.bob2, sameEmail].includes(id))).toEqual([sameEmail]);
+      } finally {
+        await t.db.query(`DELETE FROM contacts WHERE id = ANY($1::uuid[])`, [[namesake, sameEmail]]);
+      }
+    });
+
     it("keeps the enriched row of a person, else the newest, and the row the caller unlocked before either", async () => {
       const body = await get("?order_by=created_at");
       expect(ids(body)).toEqual(["ada", "bob", "cara", "gus"]);

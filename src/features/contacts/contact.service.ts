@@ -80,13 +80,15 @@ const LISTED = `coalesce(ps.status, pd.status) = 'completed'`;
 
 /**
  * One person across sources (docs/contacts.md): the first of these the contact has decides its key:
- * its dedupe_key (set by the source pipeline for the person it recognizes on several pages or sources),
- * its email (any case), or its name (any case, spacing and punctuation ignored) within its district (its
- * school when it has no district).
+ * its dedupe_key within its district (the source pipeline's key for a person it recognizes on several
+ * pages or sources; scoped, since a pipeline's key such as name|title is not unique nationally), its
+ * email (any case, anywhere), or its name (any case, spacing and punctuation ignored) within its district.
+ * "Its district" is its school when it has no district.
  */
-const PERSON_KEY = `coalesce('k:' || nullif(btrim(c.dedupe_key), ''),
+const DISTRICT_SCOPE = `coalesce(c.district_id, c.school_id)::text`;
+const PERSON_KEY = `coalesce('k:' || ${DISTRICT_SCOPE} || ':' || nullif(btrim(c.dedupe_key), ''),
     'e:' || lower(nullif(btrim(c.email), '')),
-    'n:' || coalesce(c.district_id, c.school_id)::text || ':' || regexp_replace(lower(c.name), '[^[:alnum:]]+', '', 'g'))`;
+    'n:' || ${DISTRICT_SCOPE} || ':' || regexp_replace(lower(c.name), '[^[:alnum:]]+', '', 'g'))`;
 
 /** Which row of a person the deduplicated view keeps: the one the caller unlocked, else the enriched one, else the newest. */
 const REPRESENTATIVE_ORDER = `coalesce(${UNLOCK}.state = 'unlocked', false) DESC, (c.enrichment_status = 'completed') DESC,
