@@ -16,6 +16,7 @@ import {
   DistrictDocument,
   DistrictEventsDocument,
   DistrictsDocument,
+  FollowDocument,
   HeadStartProgramDocument,
   HeadStartProgramsDocument,
   ListsDocument,
@@ -23,11 +24,13 @@ import {
   OperatorDocument,
   OperatorsDocument,
   OrganizationDocument,
+  ProjectFollowsDocument,
   ProjectsDocument,
   RemoveListItemDocument,
   SchoolDocument,
   SchoolEventsDocument,
   SchoolsDocument,
+  UnfollowDocument,
   UnlockDocument,
   UnlockStatusDocument,
   UpdateSchoolDocument,
@@ -72,6 +75,16 @@ export const routes: RouteSpec[] = [
     select: ["district_events"],
     wrap: true,
   }),
+  // follows of the caller's projects: POST answers 201 when it creates the follow, 200 when the project already follows the entity
+  route({
+    method: "POST",
+    path: "/follows",
+    document: FollowDocument,
+    input: "json-body",
+    select: ["follow"],
+    respond: (payload) => ({ status: payload.created ? 201 : 200, body: { data: payload.follow } }),
+  }),
+  route({ method: "DELETE", path: "/follows/:id", document: UnfollowDocument, input: "none", select: ["unfollow"], wrap: true }),
   // Head Start programs
   route({
     method: "GET",
@@ -140,6 +153,13 @@ export const routes: RouteSpec[] = [
     select: ["create_project"],
     wrap: true,
     status: 201,
+  }),
+  route({
+    method: "GET",
+    path: "/projects/:id/follows",
+    document: ProjectFollowsDocument,
+    input: "query",
+    select: ["project_follows"],
   }),
   // schools
   route({ method: "GET", path: "/schools", document: SchoolsDocument, input: "query", select: ["schools"] }),

@@ -13,6 +13,7 @@ import { ChildcareCenterResolver } from "../features/childcare/childcare.resolve
 import { AssociationResolver } from "../features/associations/association.resolver";
 import { ProjectResolver } from "../features/projects/project.resolver";
 import { ListResolver } from "../features/lists/list.resolver";
+import { FollowResolver } from "../features/follows/follow.resolver";
 import { OrganizationResolver } from "../features/organizations/organization.resolver";
 import { UnlockResolver } from "../features/unlocks/unlock.resolver";
 import { ContactResolver } from "../features/contacts/contact.resolver";
@@ -39,6 +40,8 @@ export const resolvers: NonEmptyArray<Function> = [
   // the caller's projects and lists
   ProjectResolver,
   ListResolver,
+  // follows of the caller's projects (POST /follows, DELETE /follows/{id}, GET /projects/{id}/follows)
+  FollowResolver,
   // the caller's organization (credits, follow slots)
   OrganizationResolver,
   // credits and unlock (POST /unlock, GET /unlock-status)

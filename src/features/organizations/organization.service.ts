@@ -11,6 +11,7 @@ import type { Env } from "../../config/env";
 import { PLANS, type Plan, type Viewer } from "../auth/viewer";
 import { checkProjectInput, createProject as createProjectOf } from "../projects/project.service";
 import { creditSummary, grant, MONEY_TX } from "../credits/credits.service";
+import { followSlotLimit, followSlotsUsed } from "../follows/follow.service";
 import type { Organization } from "./organization.type";
 
 export interface CreateOrganizationInput {
@@ -78,10 +79,6 @@ export async function organizationOfViewer(db: Db, viewer: Viewer, env: Pick<Env
   });
   if (!org) throw new NotFoundError(`organization ${viewer.organizationId}`);
   const credits = await creditSummary(db.prisma, org.id);
-  const used = await db.prisma.follow.count({ where: { organization_id: org.id, unfollowed_at: null } });
+  const used = await followSlotsUsed(db, org.id);
   return { ...org, credits, follow_slots: { used, limit: followSlotLimit(org.plan, env) } };
 }
-
-/** Follow slots of a plan: FREE_FOLLOW_SLOTS on the free plan, unlimited (null) on paid plans. */
-export const followSlotLimit = (plan: string, env: Pick<Env, "FREE_FOLLOW_SLOTS">): number | null =>
-  plan === "free" ? env.FREE_FOLLOW_SLOTS : null;

@@ -8,7 +8,10 @@ export class Credits {
   @Field(() => Float, { description: "Credits that can be spent now." }) available: number;
 }
 
-@ObjectType({ description: "Follow slots: active follows of the organization and its plan's limit." })
+@ObjectType({
+  description:
+    "Follow slots: entities the organization follows (one slot each, however many of its projects follow it) and its plan's limit.",
+})
 export class FollowSlots {
   @Field(() => Int) used: number;
   @Field(() => Int, { nullable: true, description: "null: unlimited (paid plans); FREE_FOLLOW_SLOTS on the free plan." })
