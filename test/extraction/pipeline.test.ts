@@ -304,6 +304,7 @@ describe("extraction pipeline over fixture websites", () => {
     const ids = async (table: string) =>
       (await rows<{ id: string }>(`SELECT id FROM ${table} WHERE district_id = $1 ORDER BY id`, [id])).map((r) => r.id);
     const contactIds = await ids("contacts");
+    const discovered = await rows(`SELECT id, discovered_at FROM contacts WHERE district_id = $1 ORDER BY id`, [id]);
     const bidIds = await ids("bids");
     await insert(db, "pain_points", {
       entity_type: "district",
@@ -316,6 +317,8 @@ describe("extraction pipeline over fixture websites", () => {
     const again = await runExtractionPipeline(db, "district", id, { env });
     expect(again.status).toBe("completed");
     expect(await ids("contacts")).toEqual(contactIds);
+    // Found again: the same row, still discovered when it was first found.
+    expect(await rows(`SELECT id, discovered_at FROM contacts WHERE district_id = $1 ORDER BY id`, [id])).toEqual(discovered);
     expect(await ids("bids")).toEqual(bidIds);
     for (const table of ["contacts", "pain_points", "funding", "contracts", "bids", "entity_vendors"]) {
       const [{ demo, total }] = await rows<{ demo: number; total: number }>(

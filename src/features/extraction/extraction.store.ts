@@ -24,6 +24,63 @@ export function extractionUuid(name: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+type Column = [name: string, type: string];
+const BID_COLUMNS: Column[] = [
+  ["id", "uuid"],
+  ["entity_type", "text"],
+  ["district_id", "uuid"],
+  ["school_id", "uuid"],
+  ["title", "text"],
+  ["status", "text"],
+  ["posted_on", "date"],
+  ["deadline_at", "timestamptz"],
+  ["url", "text"],
+  ["source_url", "text"],
+  ["data_source", "text"],
+];
+const CONTACT_COLUMNS: Column[] = [
+  ["id", "uuid"],
+  ["district_id", "uuid"],
+  ["school_id", "uuid"],
+  ["is_district_contact", "boolean"],
+  ["name", "text"],
+  ["title", "text"],
+  ["email", "text"],
+  ["phone", "text"],
+  ["state", "text"],
+  ["source", "text"],
+  ["source_url", "text"],
+  ["dedupe_key", "text"],
+  ["data_source", "text"],
+];
+
+/**
+ * Inserts rows or updates them in place by id, in one statement. Hand-written: one Prisma upsert per row
+ * took 3.3 s (PostgreSQL) and 7 s (PGlite) for the 512 contacts of bench/extract.ts's site; this is one
+ * round trip. `insertOnly` columns are set on insert only (discovered_at), `always` on both.
+ */
+async function upsertRows(
+  tx: Prisma.TransactionClient,
+  table: string,
+  columns: Column[],
+  rows: Record<string, unknown>[],
+  extra: { insertOnly?: Record<string, Date>; always?: Record<string, Date> } = {},
+): Promise<void> {
+  if (!rows.length) return;
+  const names = columns.map(([name]) => name);
+  const fixed = { ...extra.insertOnly, ...extra.always };
+  const fixedNames = Object.keys(fixed);
+  const params = [JSON.stringify(rows), ...fixedNames.map((name) => fixed[name]!.toISOString())];
+  const updates = [...names.filter((n) => n !== "id"), ...Object.keys(extra.always ?? {})].map((n) => `"${n}" = EXCLUDED."${n}"`);
+  await tx.$executeRawUnsafe(
+    `INSERT INTO ${table} (${[...names, ...fixedNames].map((n) => `"${n}"`).join(", ")})
+     SELECT ${[...names.map((n) => `r."${n}"`), ...fixedNames.map((_, i) => `$${i + 2}::timestamptz`)].join(", ")}
+       FROM jsonb_to_recordset($1::jsonb) AS r(${columns.map(([n, t]) => `"${n}" ${t}`).join(", ")})
+     ON CONFLICT (id) DO UPDATE SET ${updates.join(", ")}`,
+    ...params,
+  );
+}
+
 export interface StoreInput {
   subject: ExtractionSubject;
   /** The school's district (contacts of a school name both). */
@@ -114,13 +171,13 @@ export async function storeExtraction(db: Db, input: StoreInput): Promise<void> 
         ...base,
         title: b.title,
         status: b.deadlineAt && b.deadlineAt.getTime() <= now.getTime() ? "closed" : "open",
-        posted_on: b.postedOn ? new Date(`${b.postedOn}T00:00:00Z`) : null,
-        deadline_at: b.deadlineAt,
+        posted_on: b.postedOn,
+        deadline_at: b.deadlineAt?.toISOString() ?? null,
         url: b.url,
         source_url: b.sourceUrl,
       }));
       await tx.bid.deleteMany({ where: { ...ownerWhere, data_source: { in: REPLACED }, id: { notIn: bids.map((b) => b.id) } } });
-      for (const bid of bids) await tx.bid.upsert({ where: { id: bid.id }, create: bid, update: bid });
+      await upsertRows(tx, "bids", BID_COLUMNS, bids);
 
       await tx.timelineEvent.deleteMany({ where: { entity_type: subject.kind, entity_id: subject.id, data_source: { in: REPLACED } } });
       await tx.timelineEvent.createMany({
@@ -159,12 +216,7 @@ export async function storeExtraction(db: Db, input: StoreInput): Promise<void> 
         };
       });
       await tx.contact.deleteMany({ where: { ...contactWhere, data_source: { in: REPLACED }, id: { notIn: contacts.map((c) => c.id) } } });
-      for (const contact of contacts)
-        await tx.contact.upsert({
-          where: { id: contact.id },
-          create: { ...contact, discovered_at: now, last_updated_at: now },
-          update: { ...contact, last_updated_at: now },
-        });
+      await upsertRows(tx, "contacts", CONTACT_COLUMNS, contacts, { insertOnly: { discovered_at: now }, always: { last_updated_at: now } });
 
       const entityUpdate = {
         status: "completed",
