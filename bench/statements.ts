@@ -33,6 +33,7 @@ async function main(): Promise<void> {
       "/api/v1/head-start-programs",
       "/api/v1/childcare-centers",
       "/api/v1/contacts",
+      "/api/v1/associations",
     ]) {
       for (const limit of [1, 200]) {
         const url = `${path}?limit=${limit}${path.endsWith("schools") ? "&state=CA" : ""}`;
