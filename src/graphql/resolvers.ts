@@ -17,6 +17,7 @@ import { FollowResolver } from "../features/follows/follow.resolver";
 import { OrganizationResolver } from "../features/organizations/organization.resolver";
 import { UnlockResolver } from "../features/unlocks/unlock.resolver";
 import { ContactResolver } from "../features/contacts/contact.resolver";
+import { ContactParentsResolver, DistrictContactsResolver, SchoolContactsResolver } from "../features/contacts/contact-relations.resolver";
 
 /** Every feature's resolvers. A feature adds its classes here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -48,4 +49,8 @@ export const resolvers: NonEmptyArray<Function> = [
   UnlockResolver,
   // contacts (GET/POST /contacts, GET /contacts/{id})
   ContactResolver,
+  // relations owned by contacts: District.contacts, School.contacts, Contact.district / Contact.school
+  DistrictContactsResolver,
+  SchoolContactsResolver,
+  ContactParentsResolver,
 ];

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from "../support/app";
 import { insertEvent } from "../support/block-factories";
 import { insertCenter, insertHeadStart, insertOperator } from "../support/early-childhood-factories";
 import { insert, insertDistrict } from "../support/factories";
-import { insertSchool } from "../support/school-factories";
+import { insertSchool, insertUnlock } from "../support/school-factories";
 import { measureStatements } from "../support/statements";
 
 /** Runs the query once to warm caches (API key, compiled document), then counts the statements of a second run. */
@@ -288,5 +288,155 @@ describe("GraphQL relations: Association.sections and Association.people, bounde
       message: "query cost 8040201 exceeds the limit of 250000",
       extensions: { code: "BAD_USER_INPUT" },
     });
+  });
+});
+
+describe("GraphQL relations: District.contacts, School.contacts, Contact.district / Contact.school", () => {
+  let t: TestApp;
+  const districts: string[] = [];
+  const schools: string[] = [];
+  const districtContacts: string[] = [];
+  const schoolContacts: string[] = [];
+  let pendingDistrict = "";
+  const contact = (values: Record<string, unknown>) =>
+    insert(t.db, "contacts", { state: "NE", data_source: "test", enrichment_status: "completed", ...values });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    // 200 extracted districts (their contacts are listed), each with one extracted school; a district-level
+    // contact and a school-level one each.
+    for (let i = 0; i < 200; i += 1) {
+      const n = String(i).padStart(3, "0");
+      const district = await insertDistrict(t.db, { name: `Contact District ${n}`, state: "NE", status: "completed" });
+      const school = await insertSchool(t.db, { name: `Contact School ${n}`, state: "NE", district_id: district, status: "completed" });
+      districts.push(district);
+      schools.push(school);
+      districtContacts.push(
+        await contact({
+          name: `Dana Superintendent ${n}`,
+          title: "Superintendent",
+          district_id: district,
+          is_district_contact: true,
+          email: `dana${n}@district.example.org`,
+          phone: "(402)555-0100",
+          linkedin_url: "https://linkedin.example/dana",
+          profile_summary: "Leads the district",
+          key_facts: { tenure_years: 4 },
+        }),
+      );
+      schoolContacts.push(
+        await contact({
+          name: `Pat Principal ${n}`,
+          title: "Principal",
+          district_id: district,
+          school_id: school,
+          email: `pat${n}@school.example.org`,
+        }),
+      );
+    }
+    // A district not yet extracted: its contact is not listed, so no relation shows it.
+    pendingDistrict = await insertDistrict(t.db, { name: "Contact District pending", state: "NE", status: "pending" });
+    await contact({ name: "Hidden Person", district_id: pendingDistrict, is_district_contact: true, email: "hidden@example.org" });
+    await insertUnlock(t.db, t.orgs.enterprise, "contact", districtContacts[0]);
+  });
+  afterAll(() => t.close());
+
+  const detailQuery = `query($d: UUID!, $p: UUID!) {
+      district(id: $d) { name
+        contacts { data { id name email phone linkedinUrl profileSummary keyFacts isDistrictContact _access { isUnlocked unlockCost }
+                          district { id } school { id name } }
+                   pagination { total } _accessSummary { totalResults unlocked lockedProcessed unlockAllCost } }
+        schools { data { name contacts { data { id name email school { id } district { id } } pagination { total } } } } }
+      pending: district(id: $p) { contacts { data { id } pagination { total } } } }`;
+
+  it("each district's contacts (district and school level), each school's, and their parents", async () => {
+    const res = await t.graphql(detailQuery, { d: districts[1], p: pendingDistrict });
+    expect(res.errors).toBeUndefined();
+    const d = res.data.district;
+    expect(d.contacts.data.map((c: any) => [c.id, c.name, c.isDistrictContact, c.district.id, c.school?.name ?? null])).toEqual([
+      [districtContacts[1], "Dana Superintendent 001", true, districts[1], null],
+      [schoolContacts[1], "Pat Principal 001", false, districts[1], "Contact School 001"],
+    ]);
+    expect(d.contacts.pagination).toEqual({ total: 2 });
+    expect(d.schools.data).toEqual([
+      {
+        name: "Contact School 001",
+        contacts: {
+          data: [
+            { id: schoolContacts[1], name: "Pat Principal 001", email: null, school: { id: schools[1] }, district: { id: districts[1] } },
+          ],
+          pagination: { total: 1 },
+        },
+      },
+    ]);
+    expect(res.data.pending).toEqual({ contacts: { data: [], pagination: { total: 0 } } });
+  });
+
+  it("gated contact fields are null unless the caller's organization unlocked the contact", async () => {
+    const gated = { email: null, phone: null, linkedinUrl: null, profileSummary: null, keyFacts: null };
+    const enterprise = await t.graphql(detailQuery, { d: districts[0], p: pendingDistrict }, "enterprise");
+    expect(enterprise.errors).toBeUndefined();
+    const [dana, pat] = enterprise.data.district.contacts.data;
+    expect(dana).toMatchObject({
+      email: "dana000@district.example.org",
+      phone: "(402)555-0100",
+      linkedinUrl: "https://linkedin.example/dana",
+      profileSummary: "Leads the district",
+      keyFacts: { tenure_years: 4 },
+      _access: { isUnlocked: true, unlockCost: 2 },
+    });
+    expect(pat).toMatchObject({ ...gated, _access: { isUnlocked: false, unlockCost: 2 } });
+    expect(enterprise.data.district.contacts._accessSummary).toEqual({
+      totalResults: 2,
+      unlocked: 1,
+      lockedProcessed: 1,
+      unlockAllCost: 2,
+    });
+    // Another organization (free plan, nothing unlocked): every gated field null, also through School.contacts.
+    const free = await t.graphql(detailQuery, { d: districts[0], p: pendingDistrict }, "free");
+    expect(free.errors).toBeUndefined();
+    for (const c of free.data.district.contacts.data) expect(c).toMatchObject({ ...gated, _access: { isUnlocked: false } });
+    expect(free.data.district.schools.data[0].contacts.data[0].email).toBeNull();
+    expect(free.data.district.contacts._accessSummary).toEqual({ totalResults: 2, unlocked: 0, lockedProcessed: 2, unlockAllCost: 4 });
+  });
+
+  it("200 districts with their schools and contacts: the same statements for limit 1 and 200", async () => {
+    const query = (limit: number) => `{ districts(limit: ${limit}, filter: { search: "Contact District" }) { data { id
+        contacts(limit: 5) { data { id name email district { id name } } _accessSummary { totalResults } }
+        schools(limit: 5) { data { id contacts(limit: 5) { data { id email school { id name } } } } } } } }`;
+    const one = await statementsOf(t, query(1));
+    const many = await statementsOf(t, query(200));
+    expect(one.result.data.districts.data).toHaveLength(1);
+    const data = many.result.data.districts.data as any[];
+    expect(data).toHaveLength(200);
+    expect(data.every((d) => d.contacts.data.length === 2 && d.schools.data[0].contacts.data.length === 1)).toBe(true);
+    expect(data.every((d) => d.contacts.data.every((c: any) => c.district.id === d.id))).toBe(true);
+    // API-key lookup, the districts page, the contacts of all districts, the schools of all districts, the
+    // contacts of all schools (Contact.district / Contact.school: the records primed by the pages).
+    expect(one.statements).toBe(5);
+    expect(many.statements).toBe(5);
+  });
+
+  it("contacts { district school }: the parents of a page of contacts in one statement each", async () => {
+    // By title: school-level principals first, so both pages have districts and schools to read.
+    const query = (limit: number) =>
+      `{ contacts(limit: ${limit}, orderBy: title) { data { id district { id name } school { id name } } } }`;
+    const one = await statementsOf(t, query(1));
+    const many = await statementsOf(t, query(200));
+    expect(many.result.data.contacts.data).toHaveLength(200);
+    for (const c of [...one.result.data.contacts.data, ...many.result.data.contacts.data]) {
+      expect(c.district).not.toBeNull();
+      expect(c.school).not.toBeNull();
+    }
+    // API-key lookup, the contacts page, their districts, their schools.
+    expect(one.statements).toBe(4);
+    expect(many.statements).toBe(4);
+  });
+
+  it("a page of 200 districts with 200 contacts each, 200 of their schools with 200 contacts each, is refused by cost", async () => {
+    const res = await t.graphql(`{ districts(limit: 200) { data { contacts(limit: 200) { data { id } }
+        schools(limit: 200) { data { contacts(limit: 200) { data { id } } } } } } }`);
+    expect(res.errors?.[0]).toMatchObject({ extensions: { code: "BAD_USER_INPUT" } });
+    expect(res.errors?.[0].message).toMatch(/^query cost \d+ exceeds the limit of 250000$/);
   });
 });
