@@ -250,6 +250,9 @@ describe("contacts REST: list, detail, unique, filters, gating, summary, errors"
       expect(ids(await get("?title_ilike=super%25&unique=false&order_by=created_at"))).toEqual(["ada", "ada2"]);
       expect(ids(await get("?title_ilike=SUPERINTENDENT&unique=false"))).toEqual(["ada"]);
       expect(ids(await get("?title_ilike=c_o&unique=false"))).toEqual(["bob2"]);
+      // A backslash escapes a wildcard (and itself): no title holds a literal % or \.
+      expect(ids(await get("?title_ilike=super%5C%25"))).toEqual([]);
+      expect(ids(await get("?title_ilike=%25%5C%5C"))).toEqual([]);
       expect(ids(await get("?is_district_contact=false"))).toEqual(["cara"]);
       expect(ids(await get("?is_district_contact=true"))).toEqual(["ada", "bob", "gus"]);
       // Filters apply before deduplication: Cara's errored duplicate represents her here.
@@ -405,6 +408,8 @@ describe("contacts REST: list, detail, unique, filters, gating, summary, errors"
       ["?district_list_ids=x", "district_list_ids"],
       ["?search=", "search"],
       ["?title_ilike=%20", "title_ilike"],
+      ["?title_ilike=super%5C", "title_ilike"],
+      ["?title_ilike=%5C%5C%5C", "title_ilike"],
       [`?search=${"x".repeat(201)}`, "search"],
       ["?colour=red", "colour"],
     ])("%s", async (query, text) => bad(query, text));

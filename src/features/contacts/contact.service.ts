@@ -18,7 +18,7 @@
 import type { Db } from "../../db/client";
 import { SqlParams } from "../../db/sql";
 import { columnsOf } from "../../graphql/fields";
-import { AppError } from "../../graphql/errors";
+import { AppError, BadRequestError } from "../../graphql/errors";
 import { accessColumnsSql, accessJoinSql, defineAccess, presentGated, UNLOCK_COST, type GatedRow } from "../access/access.service";
 import type { AccessSummary } from "../access/access.type";
 import type { Viewer } from "../auth/viewer";
@@ -144,6 +144,8 @@ const searchClause: FilterClause<ContactFilter> = (f, p) => {
 const titleIlikeClause: FilterClause<ContactFilter> = (f, p) => {
   if (f.titleIlike == null) return null;
   const pattern = checkText("title_ilike", f.titleIlike);
+  // A backslash escapes the next character; PostgreSQL refuses a pattern ending with an unpaired one.
+  if (/(^|[^\\])(\\\\)*\\$/.test(pattern)) throw new BadRequestError("title_ilike must not end with an unescaped backslash");
   return `c.title ILIKE ${p.add(pattern)}`;
 };
 
