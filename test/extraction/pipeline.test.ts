@@ -17,14 +17,17 @@ describe("extraction pipeline over fixture websites", () => {
   let db: TestDb;
   let district: FixtureSite;
   let school: FixtureSite;
+  let pine: FixtureSite;
   beforeAll(async () => {
     db = await createTestDb();
     district = await serveFixtureSite("cedar-ridge");
     school = await serveFixtureSite("maple-grove");
+    pine = await serveFixtureSite("pine-hollow");
   });
   afterAll(async () => {
     await district?.close();
     await school?.close();
+    await pine?.close();
     await db?.close();
   });
 
@@ -374,6 +377,82 @@ describe("extraction pipeline over fixture websites", () => {
     ]);
     expect(record.status).toBe("completed");
     expect(String(record.ai_summary)).toMatch(/^Extractive summary/);
+  });
+
+  it("extracts a second district layout: sitemap index only, our own robots.txt group, paragraph cards, bid table", async () => {
+    const o = pine.origin;
+    const id = await insertDistrict(db, { name: "Pine Hollow Unified School District", state: "CA", website_url: o });
+    const summary = await runExtractionPipeline(db, "district", id, { env });
+    // The home page links nowhere: every other page came from the sitemap index's child sitemap.
+    expect(summary).toMatchObject({ status: "completed", pages_fetched: 5, sitemap_urls: 3, errors: [], skipped: { robots: 1 } });
+    expect(pine.requests).toEqual(expect.arrayContaining(["/sitemap-index.xml", "/sitemap-pages.xml"]));
+    // Disallowed for the edmarket-crawler group only (the * group allows everything).
+    expect(pine.requests.filter((p) => p.startsWith("/drafts/"))).toEqual([]);
+    const admin = `${o}/about/administration.html`;
+    expect(await rows(`SELECT name, title, email, phone, source_url FROM contacts WHERE district_id = $1 ORDER BY name`, [id])).toEqual([
+      {
+        name: "Dr. Keisha Morgan",
+        title: "Superintendent",
+        email: "kmorgan@pinehollow.example",
+        phone: "(530) 555-0170",
+        source_url: admin,
+      },
+      // The page shows Keisha's address as the link text; the mailto link is Ethan's own.
+      {
+        name: "Ethan Wallace",
+        title: "Chief Business Official",
+        email: "ewallace@pinehollow.example",
+        phone: "(530) 555-0171 ext. 204",
+        source_url: admin,
+      },
+      {
+        name: "Linh Nguyen",
+        title: "Director of Student Services",
+        email: "lnguyen@pinehollow.example",
+        phone: "(530) 555-0175",
+        source_url: admin,
+      },
+      { name: "Owen Fitzgerald", title: "Technology Coordinator", email: "ofitzgerald@pinehollow.example", phone: null, source_url: admin },
+    ]);
+    const bidsPage = `${o}/procurement/open-bids.html`;
+    expect(
+      await rows(`SELECT title, status, posted_on, deadline_at, url, source_url FROM bids WHERE district_id = $1 ORDER BY deadline_at`, [
+        id,
+      ]),
+    ).toEqual([
+      {
+        title: "IFB 27-03: Modular Classroom Installation",
+        status: "open",
+        posted_on: "2026-11-03",
+        deadline_at: new Date("2029-12-08T22:00:00.000Z"),
+        url: `${o}/procurement/ifb-27-03.html`,
+        source_url: bidsPage,
+      },
+      {
+        title: "RFP 27-04: Cybersecurity Monitoring Services",
+        status: "open",
+        posted_on: "2026-11-10",
+        deadline_at: new Date("2030-01-12T18:00:00.000Z"),
+        url: `${o}/procurement/rfp-27-04.html`,
+        source_url: bidsPage,
+      },
+    ]);
+    expect(
+      await rows(
+        `SELECT v.name, v.category FROM entity_vendors ev JOIN vendors v ON v.id = ev.vendor_id WHERE ev.district_id = $1 ORDER BY 1`,
+        [id],
+      ),
+    ).toEqual([
+      { name: "Aeries", category: "sis" },
+      { name: "Google Classroom", category: "lms" },
+      { name: "SchoolMessenger", category: "communication" },
+    ]);
+    expect(await rows(`SELECT category FROM pain_points WHERE district_id = $1`, [id])).toEqual([{ category: "staffing" }]);
+    // Nothing was found for these: they are empty, not invented.
+    expect(await rows(`SELECT strategic_priorities, meeting_minutes_pdfs FROM districts WHERE id = $1`, [id])).toEqual([
+      { strategic_priorities: [], meeting_minutes_pdfs: [] },
+    ]);
+    expect(await rows(`SELECT count(*)::int AS n FROM funding WHERE district_id = $1`, [id])).toEqual([{ n: 0 }]);
   });
 
   it("a dead site fails the run: status error with the reason, a run row, nothing extracted", async () => {

@@ -183,7 +183,11 @@ function addressCount($: Html, el: Element): number {
       const e = emailIn(decodeURIComponent($(a).attr("href")!.slice(7).split("?")[0]!));
       if (e) addresses.add(e);
     });
-  for (const m of deobfuscate(nodeText($, el)).matchAll(new RegExp(EMAIL.source, "g"))) addresses.add(m[0].toLowerCase());
+  // Addresses written as text, except a mailto link's own text (its href is the address; a site's copy
+  // error between the two must not split one card into two).
+  const clone = $(el).clone();
+  clone.find('a[href^="mailto:"]').remove();
+  for (const m of deobfuscate(nodeText($, clone.get(0)!)).matchAll(new RegExp(EMAIL.source, "g"))) addresses.add(m[0].toLowerCase());
   return addresses.size;
 }
 

@@ -249,13 +249,16 @@ function tableBids($: Html, table: Element, doc: SiteDocument, subject: Extracti
   const titleCol = col(/title|description|project|solicitation|name/);
   const dueCol = col(/due|deadline|closing|close|opening/);
   const postedCol = col(/posted|issued|release|advertised/);
+  const numberCol = col(/#|number|\bno\.?$/);
   if (titleCol < 0 || dueCol < 0) return [];
   const out: ExtractedBid[] = [];
   for (const row of rows) {
     if (row === header) continue;
     const cells = $(row).find("td, th").toArray();
     if (cells.length <= Math.max(titleCol, dueCol)) continue;
-    const title = clean($(cells[titleCol]!).text());
+    const name = clean($(cells[titleCol]!).text());
+    const number = numberCol >= 0 && numberCol !== titleCol && cells[numberCol] ? clean($(cells[numberCol]!).text()) : "";
+    const title = number && name && !name.includes(number) ? `${number}: ${name}` : name;
     const dueText = clean($(cells[dueCol]!).text());
     const due = findDates(dueText)[0];
     if (!title || !due) continue;
