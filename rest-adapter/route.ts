@@ -1,4 +1,5 @@
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import type { ErrorCode } from "../src/graphql/errors";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
@@ -33,7 +34,19 @@ export interface RouteSpec {
    * 202, single body or `{ results }`); replaces `wrap` and `status`.
    */
   respond?: (value: Record<string, unknown>) => { status: number; body: unknown };
+  /** What `respond` answers, by status, for the OpenAPI document (required with `respond`; the others are described by select/wrap/status). */
+  responses?: Record<number, { description: string; body: BodyDoc }>;
+  /** Error codes this endpoint answers beyond those of every endpoint (400, 401, 404, 500), for the OpenAPI document. */
+  errors?: ErrorCode[];
 }
+
+/**
+ * A response body as the OpenAPI document describes it: the value at a path of the selected value (a path
+ * that crosses a list continues in its items), optionally wrapped as `{ data }`; one of several bodies; an
+ * object or an array of such bodies; or the generic error body (a batch item's failure).
+ */
+export type BodyDoc =
+  { select: string[]; wrap?: boolean } | { oneOf: BodyDoc[] } | { object: Record<string, BodyDoc> } | { items: BodyDoc } | { error: true };
 
 export const route = <TData, TVariables>(
   spec: Omit<RouteSpec, "document"> & { document: TypedDocumentNode<TData, TVariables> },

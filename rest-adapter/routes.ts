@@ -83,6 +83,11 @@ export const routes: RouteSpec[] = [
     input: "json-body",
     select: ["follow"],
     respond: (payload) => ({ status: payload.created ? 201 : 200, body: { data: payload.follow } }),
+    responses: {
+      201: { description: "The project now follows the entity.", body: { select: ["follow"], wrap: true } },
+      200: { description: "The project already followed the entity.", body: { select: ["follow"], wrap: true } },
+    },
+    errors: ["FOLLOW_LIMIT"],
   }),
   route({ method: "DELETE", path: "/follows/:id", document: UnfollowDocument, input: "none", select: ["unfollow"], wrap: true }),
   // Head Start programs
@@ -172,6 +177,7 @@ export const routes: RouteSpec[] = [
     input: "json-body",
     select: ["update_school"],
     wrap: true,
+    errors: ["FORBIDDEN", "CONFLICT"],
   }),
   route({
     method: "GET",
@@ -193,6 +199,22 @@ export const routes: RouteSpec[] = [
       status: payload.status_code as number,
       body: payload.results ? { results: (payload.results as Record<string, unknown>[]).map(batchItemBody) } : payload.result,
     }),
+    responses: {
+      200: {
+        description: "Unlocked (or already unlocked); a batch answers each item's result or error body.",
+        body: {
+          oneOf: [
+            { select: ["result"] },
+            { object: { results: { items: { oneOf: [{ select: ["results", "result"] }, { error: true }] } } } },
+          ],
+        },
+      },
+      202: {
+        description: "Accepted: credits held while the extraction runs; poll GET /unlock-status/{entityType}/{entityId}.",
+        body: { select: ["result"] },
+      },
+    },
+    errors: ["INSUFFICIENT_CREDITS", "PARENT_ENTITY_LOCKED", "CONFLICT"],
   }),
   route({
     method: "GET",

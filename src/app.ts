@@ -91,7 +91,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
   };
 
   app.use("/graphql", authenticate, json, expressMiddleware(apollo, { context: async ({ req, res }) => contextFor(req, res) }));
-  if (deps.rest) app.use("/api/v1", authenticate, json, deps.rest({ engine, contextFor }));
+  if (deps.rest) {
+    const rest = deps.rest({ engine, contextFor });
+    if (rest.open) app.use("/api/v1", rest.open);
+    app.use("/api/v1", authenticate, json, rest.router);
+  }
 
   app.use((req, res) => {
     res.status(404).json(httpError("NOT_FOUND", `no route for ${req.method} ${req.path}`));

@@ -86,6 +86,43 @@ const STATUS: Record<string, [number, string]> = {
   CLIENT_CLOSED_REQUEST: [499, "client_closed_request"],
 };
 
+/** Every code's HTTP status and `error` string, in the map's order (the OpenAPI document lists the error bodies from it). */
+export function errorStatuses(): { code: string; statusCode: number; error: string }[] {
+  const masked = httpError("INTERNAL_SERVER_ERROR", ""); // any code not in the map
+  return [
+    ...Object.entries(STATUS).map(([code, [statusCode, error]]) => ({ code, statusCode, error })),
+    { code: "INTERNAL_SERVER_ERROR", statusCode: masked.statusCode, error: masked.error },
+  ];
+}
+
+/**
+ * The fields some error bodies add beside error/message/statusCode (contract section 2), as JSON Schema,
+ * for the OpenAPI document. The services that throw these codes fill exactly these fields.
+ */
+export const ERROR_BODY_EXTRAS: Partial<Record<ErrorCode, Record<string, object>>> = {
+  INSUFFICIENT_CREDITS: {
+    balance: { type: "integer", description: "Credits available to the organization now." },
+    required: { type: "integer", description: "Credits the request needs." },
+  },
+  PARENT_ENTITY_LOCKED: {
+    parent_entity_type: { type: "string", enum: ["district", "school"], description: "The contact's parent entity type." },
+    parent_entity_id: { type: "string", format: "uuid", description: "The parent to unlock first." },
+    unlock_cost: { type: "integer", description: "Credits the parent's unlock costs." },
+  },
+  FOLLOW_LIMIT: {
+    slots: {
+      type: "object",
+      description: "The plan's follow slots.",
+      properties: { used: { type: "integer" }, limit: { type: "integer" }, tier: { type: "string" } },
+      required: ["used", "limit", "tier"],
+    },
+  },
+  ENTITLEMENT_REQUIRED: {
+    module: { type: "string", description: "The module the organization lacks." },
+    contact: { type: "string", description: "Whom to ask for it." },
+  },
+};
+
 export interface ErrorBody {
   error: string;
   message: string;

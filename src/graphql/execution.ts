@@ -163,5 +163,11 @@ export interface RestAdapterHost {
   contextFor(req: Request, res: Response): Context;
 }
 
-/** Builds the /api/v1 router (rest-adapter/); the composition root passes it to createApp. */
-export type RestAdapterFactory = (host: RestAdapterHost) => Router;
+/** The /api/v1 routers (rest-adapter/): `router` behind the API key, `open` before it (the OpenAPI document needs no key). */
+export interface RestAdapter {
+  router: Router;
+  open?: Router;
+}
+
+/** Builds the /api/v1 routers (rest-adapter/); the composition root passes it to createApp. */
+export type RestAdapterFactory = (host: RestAdapterHost) => RestAdapter;

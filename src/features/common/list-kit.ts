@@ -10,7 +10,7 @@
  * - `pageSql` / `readPage`: one statement for a page and its total, the total included past the end.
  */
 import DataLoader from "dataloader";
-import { ArgsType, Field, Int, ObjectType, type ClassType } from "type-graphql";
+import { ArgsType, Extensions, Field, Int, ObjectType, type ClassType } from "type-graphql";
 import type { SqlParams } from "../../db/sql";
 import { AppError, BadRequestError } from "../../graphql/errors";
 import { snake } from "../../graphql/naming";
@@ -70,7 +70,10 @@ export function ListArgs<F, O extends string>(options: ListArgsOptions<F, O>): C
     defaultValue: options.defaultLimit ?? DEFAULT_LIMIT,
     description: `1 to ${options.maxLimit.toLocaleString("en-US")}.`,
   });
+  // The range pageArgs enforces, for the OpenAPI document (rest-adapter/openapi.ts reads `range`).
+  Extensions({ range: { minimum: 1, maximum: options.maxLimit } })(ListArgsType.prototype, "limit");
   field("offset", () => Int, { defaultValue: 0 });
+  Extensions({ range: { minimum: 0 } })(ListArgsType.prototype, "offset");
   if (options.metricQuery) {
     field("metricQuery", () => String, { description: "Metric query JSON (contract section 8), at most 16,000 characters." });
   }
@@ -91,6 +94,7 @@ export function LimitArgs(options: { defaultLimit: number; maxLimit: number }): 
     defaultValue: options.defaultLimit,
     description: `1 to ${options.maxLimit.toLocaleString("en-US")}.`,
   })(LimitArgsType.prototype, "limit");
+  Extensions({ range: { minimum: 1, maximum: options.maxLimit } })(LimitArgsType.prototype, "limit");
   ArgsType()(LimitArgsType);
   return LimitArgsType as ClassType<LimitArgsOf>;
 }
