@@ -8,7 +8,7 @@
 import { loadEnv } from "../../config/env";
 import type { Db } from "../../db/client";
 import type { Extractor, ExtractionRun } from "../unlocks/unlock.jobs";
-import { readEntity, runExtractionPipeline } from "./pipeline";
+import { readEntity } from "./extraction.entity";
 
 export async function extractEntity(
   db: Db,
@@ -22,5 +22,7 @@ export async function extractEntity(
   if (!entity) throw new Error(`${entityType} ${entityId} no longer exists`);
   const env = run?.env ?? loadEnv();
   if (!entity.websiteUrl?.trim() && env.EXTRACTION_DEMO_FALLBACK === "true") return fallback(db, entityType, entityId, run);
+  // The crawler, parsers and extractors load only when there is a site to crawl.
+  const { runExtractionPipeline } = await import("./pipeline");
   await runExtractionPipeline(db, entityType, entityId, { env, jobId: run?.jobId, retryCount: run?.retryCount });
 }

@@ -18,6 +18,7 @@ import { textGeneratorFromEnv, type TextGenerator } from "../text-generation/tex
 import { SiteCrawler, scoreLink, siteRoot, type CrawlError, type CrawlOptions, type SiteDocument } from "./crawl";
 import { runExtractors, type Extraction, type ExtractionSubject } from "./extractors";
 import { storeExtraction } from "./extraction.store";
+import { readEntity } from "./extraction.entity";
 import type { HttpClient } from "./http-client";
 
 export interface PipelineOptions {
@@ -72,24 +73,6 @@ export function crawlOptions(env: Env): CrawlOptions {
       allowPrivateHosts: env.EXTRACTION_ALLOW_PRIVATE_HOSTS === "true",
     },
   };
-}
-
-interface EntityRow {
-  subject: ExtractionSubject;
-  websiteUrl: string | null;
-  parentDistrictId: string | null;
-}
-
-export async function readEntity(db: Db, kind: "district" | "school", id: string): Promise<EntityRow | null> {
-  if (kind === "district") {
-    const row = await db.prisma.district.findUnique({ where: { id }, select: { id: true, name: true, state: true, website_url: true } });
-    return row && { subject: { kind, id, name: row.name, state: row.state }, websiteUrl: row.website_url, parentDistrictId: null };
-  }
-  const row = await db.prisma.school.findUnique({
-    where: { id },
-    select: { id: true, name: true, state: true, website_url: true, district_id: true },
-  });
-  return row && { subject: { kind, id, name: row.name, state: row.state }, websiteUrl: row.website_url, parentDistrictId: row.district_id };
 }
 
 const counts = (x: Extraction | null): Record<string, number> => ({
