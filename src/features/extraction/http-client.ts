@@ -85,6 +85,9 @@ export class HostScheduler {
       return await fn();
     } finally {
       this.lastEnd.set(host, Date.now());
+      // A worker crawls many hosts over its life: forget the ones whose pause is long over.
+      if (this.lastEnd.size > 1000)
+        for (const [h, at] of this.lastEnd) if (Date.now() - at > 60_000 && !this.tails.has(h)) this.lastEnd.delete(h);
       release();
       if (this.tails.get(host) === tail) this.tails.delete(host);
     }
