@@ -104,7 +104,7 @@ export interface Prefetchable {
  * that only read the property of that name (Col and other plain @Field properties). graphql-jit then
  * compiles those reads inline instead of calling a resolver per field; REST documents are rewritten to
  * select fields by their REST names (restDocument). Fields with field resolvers keep them, served from
- * PREFETCHED when the source carries the value.
+ * PREFETCHED when the source carries the value (fields with arguments by their resolver, which reads it).
  */
 export function restSchema(schema: GraphQLSchema): GraphQLSchema {
   const plainProperty = plainPropertyReader();
@@ -122,7 +122,14 @@ export function restSchema(schema: GraphQLSchema): GraphQLSchema {
         const inline = plainProperty(typeName, name) === restName;
         return [
           restName,
-          { ...field, type: output(field.type), resolve: inline ? undefined : field.resolve && prefetchedOr(name, field.resolve) },
+          {
+            ...field,
+            type: output(field.type),
+            // A field with arguments (District.events(limit)) depends on them: its resolver serves the prefetched value.
+            resolve: inline
+              ? undefined
+              : field.resolve && (Object.keys(field.args ?? {}).length ? field.resolve : prefetchedOr(name, field.resolve)),
+          },
         ];
       }),
     );

@@ -160,6 +160,24 @@ describe("GraphQL relations: early childhood (operators, Head Start, childcare) 
     ]);
   });
 
+  it("District.events keeps the latest `limit` events in chronological order, by list and by id, in the same statements", async () => {
+    const listed = (limit: number) => `{ districts(limit: ${limit}, filter: { search: "Relations" }) { data { name
+        latest: events(limit: 1) { title } all: events(limit: 200) { title } } } }`;
+    const one = await statementsOf(t, listed(1));
+    const many = await statementsOf(t, listed(200));
+    expect(many.result.data.districts.data).toEqual([
+      { name: "Relations District 1", latest: [{ title: "March board" }], all: [{ title: "January board" }, { title: "March board" }] },
+      { name: "Relations District 2", latest: [], all: [] },
+    ]);
+    // API-key lookup, then the page with its events (the list statement reads each selected block).
+    expect(one.statements).toBe(2);
+    expect(many.statements).toBe(2);
+    const byId = await t.graphql(`query($id: UUID!) { district(id: $id) { events(limit: 1) { title eventDate } } }`, { id: ids.d1 });
+    expect(byId).toEqual({ data: { district: { events: [{ title: "March board", eventDate: "2026-03-01" }] } } });
+    const bad = await t.graphql(`{ districts(limit: 1) { data { events(limit: 201) { title } } } }`);
+    expect(bad.errors?.[0]).toMatchObject({ message: "limit must be an integer from 1 to 200", extensions: { code: "BAD_USER_INPUT" } });
+  });
+
   it("relation paging is checked like the lists' (400 naming limit or offset)", async () => {
     for (const field of ["childcareCenters", "headStartPrograms"]) {
       for (const args of ["limit: 0", "limit: 201", "offset: -1"]) {
@@ -199,6 +217,9 @@ describe("GraphQL relations: early childhood (operators, Head Start, childcare) 
     expect(cost(threeLevels)).toBe(1 + 200 * (1 + (1 + 200 * (1 + (1 + (1 + 200 * 1)))))); // 8,120,401
     // A relation's default limit (50) counts when none is given.
     expect(cost(`{ districts(limit: 200) { data { headStartPrograms { data { id } } } } }`)).toBe(1 + 200 * (1 + (1 + 50 * 1)));
+    // District.events counts its limit (default 50) like the relations.
+    expect(cost(`{ districts(limit: 200) { data { events { title } } } }`)).toBe(1 + 200 * (1 + 50));
+    expect(cost(`{ districts(limit: 200) { data { events(limit: 200) { title } } } }`)).toBe(1 + 200 * (1 + 200));
     const ok = await t.graphql(twoLevels);
     expect(ok.errors).toBeUndefined();
     const { statements, result } = await measureStatements(t.db, () => t.graphql(threeLevels));

@@ -3,11 +3,12 @@
  * kind, with one field per block field. A resolver answers with what a list prefetched (PREFETCHED),
  * else null for a gated block of a locked record, else the block's loader shaped for the record.
  */
-import { Ctx, FieldResolver, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context";
 import { PREFETCHED, type Prefetchable } from "../../graphql/fields";
 import { isUnlocked } from "../access/access.service";
 import type { EntityKind } from "../common/entity-kind";
+import { checkLimit } from "../common/list-kit";
 import { District } from "../districts/district.type";
 import { School } from "../schools/school.type";
 import type { BlockDefinition, BlockField, BlockRecord } from "./block";
@@ -18,16 +19,23 @@ const RECORD_TYPES: Record<EntityKind, Function> = { district: District, school:
 
 const pascal = (name: string) => name.replace(/(^|_)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
 
+/** A bounded list field's value cut to `limit` items (BlockField.limit); other fields' values as they are. */
+function cut(field: BlockField<unknown>, value: unknown, limit: number | null | undefined): unknown {
+  if (!field.limit || !Array.isArray(value)) return value;
+  const n = checkLimit({ limit }, field.limit.max, field.limit.default);
+  return field.limit.keep === "last" ? value.slice(Math.max(0, value.length - n)) : value.slice(0, n);
+}
+
 function resolve(block: BlockDefinition, field: BlockField<unknown>, kind: EntityKind, holds: boolean) {
-  return (root: Prefetchable, ctx: Context): unknown => {
+  return (root: Prefetchable, ctx: Context, limit?: number | null): unknown => {
     const ready = root[PREFETCHED]?.[field.name];
-    if (ready !== undefined) return ready;
+    if (ready !== undefined) return cut(field, ready, limit);
     const record = (block.under ? (root as Record<symbol, unknown>)[BLOCK_RECORD] : root) as BlockRecord;
     if (block.gated && !isUnlocked(record)) return null;
     return ctx.loaders.blocks.load(block, kind, record.id).then((rows) => {
       const value = field.shape(rows, record);
       if (holds && value) (value as Record<symbol, unknown>)[BLOCK_RECORD] = record;
-      return value;
+      return cut(field, value, limit);
     });
   };
 }
@@ -40,6 +48,14 @@ function resolverClass(block: BlockDefinition, kind: EntityKind): Function {
     Object.defineProperty(prototype, field.name, { value: resolve(block, field, kind, holds), writable: true, configurable: true });
     Root()(prototype, field.name, 0);
     Ctx()(prototype, field.name, 1);
+    if (field.limit) {
+      const { default: defaultValue, max } = field.limit;
+      Arg("limit", () => Int, { nullable: true, defaultValue, description: `1 to ${max.toLocaleString("en-US")}.` })(
+        prototype,
+        field.name,
+        2,
+      );
+    }
     const description = typeof field.description === "function" ? field.description(kind) : field.description;
     FieldResolver(field.type as never, { nullable: field.nullable, description })(
       prototype,

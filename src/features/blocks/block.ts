@@ -43,6 +43,11 @@ export interface BlockField<Rows> {
   description?: string | ((kind: EntityKind) => string);
   /** The field's value, from the block's decoded rows for this record. */
   shape(rows: Rows, record: BlockRecord): unknown;
+  /**
+   * A list field bounded by a `limit` argument (1 to `max`, default `default`; the cost analysis counts
+   * it like any nested list's limit): the shaped list is cut to its first, or last, `limit` items.
+   */
+  limit?: { default: number; max: number; keep: "first" | "last" };
 }
 
 export interface BlockDefinition<Rows = unknown> {

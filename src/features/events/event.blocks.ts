@@ -6,6 +6,9 @@ import { CHRONOLOGICAL } from "./event.service";
 import { TimelineEvent } from "./event.type";
 
 const EVENT_COLUMNS = columnsOf(TimelineEvent);
+/** District.events / School.events: the latest 50 by default, at most 200 (districtEvents(id) serves them all). */
+export const EVENTS_DEFAULT_LIMIT = 50;
+export const EVENTS_MAX_LIMIT = 200;
 const decodeEvents = rowDecoder<TimelineEvent>(EVENT_COLUMNS).all;
 
 export const eventsBlock = defineBlock({
@@ -23,8 +26,9 @@ export const eventsBlock = defineBlock({
     {
       name: "events",
       type: () => [TimelineEvent],
-      description: "Timeline events, chronological (event_date, created_at, id).",
+      description: "Timeline events, chronological (event_date, created_at, id): the latest `limit` of them.",
       shape: (rows) => rows,
+      limit: { default: EVENTS_DEFAULT_LIMIT, max: EVENTS_MAX_LIMIT, keep: "last" },
     },
   ],
 });
