@@ -5,72 +5,117 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** POST /lists/{id}/items body. */
 export type AddListItemsInput = {
   /** 1 to 1,000 ids of entities of the list's type; ids already in the list are left as they are. */
   entityIds: Array<string>;
 };
 
+/** What kind of body an association is. */
 export type AssociationKind =
+  /** Any other body, e.g. a section of an athletic association. */
   | 'other'
+  /** State principals' association. */
   | 'principals_association'
+  /** State school boards association. */
   | 'school_boards_association'
+  /** State activities association. */
   | 'state_activities_association'
+  /** State high school athletic association. */
   | 'state_athletic_association'
+  /** State superintendents' association. */
   | 'superintendents_association';
 
+/** Sort columns of associations (orderBy / order_by). */
 export type AssociationOrderField =
+  /** When the record was first stored. */
   | 'created_at'
+  /** Member schools. */
   | 'member_school_count'
+  /** Association name. */
   | 'name'
+  /** State abbreviation. */
   | 'state';
 
 /** open: still taking bids (deadline not passed); closed: any other. */
 export type BidStatus =
+  /** Any other bid. */
   | 'closed'
+  /** Still taking bids: status open and the deadline not passed. */
   | 'open';
 
+/** Normalized license types (licenseTypeRaw keeps the roster's own). */
 export type ChildcareLicenseType =
+  /** Childcare center. */
   | 'center'
+  /** Center serving only ages under 3. */
   | 'infant_toddler'
+  /** Any other type. */
   | 'other'
+  /** Preschool. */
   | 'preschool'
+  /** School-age program. */
   | 'school_age';
 
+/** Sort columns of childcare centers (orderBy / order_by). */
 export type ChildcareOrderField =
+  /** Licensed capacity. */
   | 'capacity'
+  /** Chain key. */
   | 'chain'
+  /** When the record was first stored. */
   | 'created_at'
+  /** Date first licensed. */
   | 'first_licensed'
+  /** License type. */
   | 'license_type'
+  /** Center name. */
   | 'name'
+  /** State abbreviation. */
   | 'state'
+  /** When the record last changed. */
   | 'updated_at';
 
 /** Default active. */
 export type ChildcareStatusFilter =
+  /** Licensed and open. */
   | 'active'
+  /** Both. */
   | 'all'
+  /** Not active. */
   | 'inactive';
 
+/** Sort columns of contacts (orderBy / order_by). */
 export type ContactOrderField =
+  /** When the record was first stored. */
   | 'created_at'
+  /** When the record last changed. */
   | 'last_updated_at'
+  /** The person's name. */
   | 'name'
+  /** Qualification score. */
   | 'qualification_score'
+  /** State abbreviation. */
   | 'state'
+  /** Job title. */
   | 'title';
 
 /** Which of an operator's Form 990 returns the contractor filter reads: any current return, or only the latest. */
 export type ContractorMode =
+  /** Any current return of the operator. */
   | 'any'
+  /** Only the latest return. */
   | 'latest';
 
+/** POST /lists body. */
 export type CreateListInput = {
+  /** What the list will hold; fixed once created. */
   entityType: ListEntityType;
   /** 1 to 200 characters (surrounding spaces are trimmed). */
   name: string;
 };
 
+/** POST /projects body. */
 export type CreateProjectInput = {
   /** The ideal-customer profile: any JSON object, or null. */
   icp?: unknown;
@@ -80,176 +125,290 @@ export type CreateProjectInput = {
 
 /** include (default): recipients and delegates; exclude: grant recipients only; only: delegate agencies only. */
 export type DelegatesFilter =
+  /** Grant recipients only. */
   | 'exclude'
+  /** Recipients and delegates. */
   | 'include'
+  /** Delegate agencies only. */
   | 'only';
 
+/** Sort columns of districts (orderBy / order_by). */
 export type DistrictOrderField =
+  /** When the record was first stored. */
   | 'created_at'
+  /** Expenditures per student (USD). */
   | 'expenditures_per_student'
+  /** When the record last changed. */
   | 'last_updated_at'
+  /** District name. */
   | 'name'
+  /** Revenue per student (USD). */
   | 'revenue_per_student'
+  /** Operational schools. */
   | 'school_count'
+  /** State abbreviation. */
   | 'state'
+  /** Enrolled students. */
   | 'student_count'
+  /** Students per FTE teacher. */
   | 'student_teacher_ratio'
+  /** Total staff (FTE). */
   | 'total_staff';
 
 /** State of a contact's enrichment. */
 export type EnrichmentStatus =
+  /** Enrichment done; an unlock is instant. */
   | 'completed'
+  /** Enrichment failed (enrichmentError says why). */
   | 'error'
+  /** Not enriched yet. */
   | 'pending'
+  /** Enrichment running. */
   | 'processing';
 
 /** What a project follows. */
 export type FollowEntityType =
+  /** A district. */
   | 'district'
+  /** A school. */
   | 'school';
 
+/** POST /follows body. */
 export type FollowInput = {
+  /** Our id of the district or school. */
   entityId: string;
+  /** What to follow: district or school. */
   entityType: FollowEntityType;
   /** A project of the caller's organization. */
   projectId: string;
 };
 
+/** Sort columns of follows (orderBy / order_by). */
 export type FollowOrderField =
+  /** When the follow record was created. */
   | 'created_at'
+  /** When the follow started (default). */
   | 'followed_at';
 
+/** Funding sources of extracted funding rows. */
 export type FundingSource =
+  /** A bond measure. */
   | 'bond'
+  /** E-Rate (Schools and Libraries Program). */
   | 'erate'
+  /** Elementary and Secondary School Emergency Relief (ESSER). */
   | 'esser'
+  /** A grant. */
   | 'grant'
+  /** Any other source. */
   | 'other'
+  /** State funding. */
   | 'state'
+  /** Title I. */
   | 'title_i';
 
+/** Grade buckets derived from a grade span: pre_k PK; elementary KG-05; middle 06-08; high 09-13. */
 export type GradeLevel =
+  /** Kindergarten to grade 5 (KG-05). */
   | 'elementary'
+  /** Grades 9 to 13. */
   | 'high'
+  /** Grades 6 to 8. */
   | 'middle'
+  /** Pre-kindergarten (PK). */
   | 'pre_k';
 
+/** Sort columns of Head Start programs (orderBy / order_by). */
 export type HeadStartOrderField =
+  /** When the record was first stored. */
   | 'created_at'
+  /** Funded seats. */
   | 'funded_slots'
+  /** Grant amount. */
   | 'grant_amount'
+  /** Grant end date. */
   | 'grant_end'
+  /** Program name. */
   | 'name'
+  /** Open sites. */
   | 'open_site_count'
+  /** State abbreviation. */
   | 'state'
+  /** When the record last changed. */
   | 'updated_at';
 
+/** Head Start program types (PIR program type). */
 export type HeadStartProgramType =
+  /** American Indian and Alaska Native Early Head Start. */
   | 'aian_early_head_start'
+  /** American Indian and Alaska Native Head Start. */
   | 'aian_head_start'
+  /** Early Head Start (infants, toddlers, pregnant women). */
   | 'early_head_start'
+  /** Head Start (ages 3-5). */
   | 'head_start'
+  /** Migrant and Seasonal Head Start. */
   | 'migrant_seasonal';
 
 /** Default active. */
 export type HeadStartStatusFilter =
+  /** Reported in the latest PIR year (2022). */
   | 'active'
+  /** Both. */
   | 'all'
+  /** Not reported in 2022 (grant ended or re-competed). */
   | 'no_open_site';
 
 /** What a list holds. */
 export type ListEntityType =
+  /** Contacts. */
   | 'contact'
+  /** Districts. */
   | 'district'
+  /** Schools. */
   | 'school';
 
 /** NCES locale bucket (locale code 1x city, 2x suburb, 3x town, 4x rural). */
 export type LocaleBucket =
+  /** NCES locale codes 11-13 (city). */
   | 'city'
+  /** NCES locale codes 41-43 (rural). */
   | 'rural'
+  /** NCES locale codes 21-23 (suburb). */
   | 'suburban'
+  /** NCES locale codes 31-33 (town). */
   | 'town';
 
 /** Which records a metric query runs over. */
 export type MetricEntityType =
+  /** Districts (district_annual_stats and assessments). */
   | 'district'
+  /** Schools (school_annual_stats and assessments). */
   | 'school';
 
+/** Sort columns of operators (orderBy / order_by). */
 export type OperatorOrderField =
+  /** Active centers. */
   | 'center_count'
+  /** Summed licensed capacity. */
   | 'center_seats'
+  /** When the record was first stored. */
   | 'created_at'
+  /** Government grants of the latest Form 990. */
   | 'government_grants'
+  /** Open Head Start programs. */
   | 'head_start_count'
+  /** Summed funded slots. */
   | 'head_start_slots'
+  /** Kind (nonprofit, company ...). */
   | 'kind'
+  /** Organization name. */
   | 'name'
+  /** State abbreviation. */
   | 'state'
+  /** Total revenue of the latest Form 990. */
   | 'total_revenue'
+  /** When the record last changed. */
   | 'updated_at';
 
+/** Categories of extracted pain points. */
 export type PainPointCategory =
+  /** Budget pressure. */
   | 'budget'
+  /** Regulatory compliance. */
   | 'compliance'
+  /** Enrollment changes. */
   | 'enrollment'
+  /** Buildings, networks and equipment. */
   | 'infrastructure'
+  /** Systems that do not work together. */
   | 'integration'
+  /** Anything else. */
   | 'other'
+  /** Safety and security. */
   | 'security'
+  /** Staffing (hiring, retention, shortages). */
   | 'staffing';
 
 /** State of the extraction pipeline for a district or school. */
 export type PipelineStatus =
+  /** Extraction finished; extracted intelligence and contacts exist. */
   | 'completed'
+  /** The last extraction run failed (error_message says why). */
   | 'error'
+  /** Not processed by the extraction pipeline yet. */
   | 'pending'
+  /** An extraction run is under way. */
   | 'processing';
 
+/** Sort columns of schools (orderBy / order_by). */
 export type SchoolOrderField =
+  /** When the record was first stored. */
   | 'created_at'
+  /** When the record last changed. */
   | 'last_updated_at'
+  /** School name. */
   | 'name'
+  /** State abbreviation. */
   | 'state'
+  /** Enrolled students. */
   | 'student_count'
+  /** Students per FTE teacher. */
   | 'student_teacher_ratio';
 
 /** Where an unlock was requested. */
 export type UnlockChannel =
+  /** The REST or GraphQL API. */
   | 'api'
+  /** The web dashboard. */
   | 'dashboard'
+  /** The MCP server (AI assistants' tools). */
   | 'mcp';
 
 /** One entity of a batch unlock. */
 export type UnlockEntityInput = {
+  /** Our id of the district, school or contact. */
   entityId: string;
+  /** What to unlock. */
   entityType: UnlockEntityType;
 };
 
 /** What POST /unlock unlocks. */
 export type UnlockEntityType =
+  /** A contact (2 credits; its parent must be unlocked first). */
   | 'contact'
+  /** A district (6 credits). */
   | 'district'
+  /** A school (6 credits). */
   | 'school';
 
 /** POST /unlock body: a single unlock (entityType, entityId) or a batch (entities). */
 export type UnlockInput = {
+  /** Where the unlock was requested, recorded with the unlock (null when not given). */
   channel?: UnlockChannel | null | undefined;
   /** Batch: each item decided on its own, in order. */
   entities?: Array<UnlockEntityInput> | null | undefined;
+  /** Single unlock: our id of the entity (with entityType). */
   entityId?: string | null | undefined;
+  /** Single unlock: what to unlock (with entityId). */
   entityType?: UnlockEntityType | null | undefined;
   /** Districts and schools only: extract again, charged again. */
   reExtract?: boolean | null | undefined;
 };
 
+/** PATCH /schools/{id} body (internal plan only): at least one property; null clears a column, values are trimmed, an empty string is refused. */
 export type UpdateSchoolInput = {
+  /** County name. */
   county?: string | null | undefined;
   /** Not null; unique among schools. */
   fedId?: string | null | undefined;
   /** A CCD grade span LOW-HIGH, e.g. KG-05, 09-12, PK-08. */
   gradeLevels?: string | null | undefined;
+  /** NCES locale text. */
   localeType?: string | null | undefined;
+  /** Mailing street address. */
   mailingAddress?: string | null | undefined;
+  /** Mailing city. */
   mailingCity?: string | null | undefined;
   /** Two-letter abbreviation. */
   mailingState?: string | null | undefined;
@@ -257,30 +416,47 @@ export type UpdateSchoolInput = {
   mailingZip?: string | null | undefined;
   /** Not null. */
   name?: string | null | undefined;
+  /** Phone number. */
   phone?: string | null | undefined;
+  /** Street address. */
   physicalAddress?: string | null | undefined;
+  /** City. */
   physicalCity?: string | null | undefined;
   /** Two-letter abbreviation. */
   physicalState?: string | null | undefined;
   /** ZIP or ZIP+4. */
   physicalZip?: string | null | undefined;
+  /** NCES school type text, e.g. Regular School. */
   schoolType?: string | null | undefined;
+  /** Enrolled students, an integer >= 0. */
   studentCount?: number | null | undefined;
+  /** Students per FTE teacher, a number >= 0. */
   studentTeacherRatio?: number | null | undefined;
   /** An http(s) URL. */
   websiteUrl?: string | null | undefined;
 };
 
+/** Product categories of vendors. */
 export type VendorCategory =
+  /** Assessment. */
   | 'assessment'
+  /** Family and staff communication. */
   | 'communication'
+  /** Devices and hardware. */
   | 'devices'
+  /** Finance and business office. */
   | 'finance'
+  /** Human resources. */
   | 'hr'
+  /** Learning management system. */
   | 'lms'
+  /** Anything else. */
   | 'other'
+  /** Safety and security. */
   | 'security'
+  /** Student information system. */
   | 'sis'
+  /** Single sign-on and identity. */
   | 'sso';
 
 export type AssociationsQueryVariables = Exact<{

@@ -2,6 +2,7 @@ import "reflect-metadata";
 import { defaultFieldResolver, Kind, lexicographicSortSchema, print, printSchema, type FieldNode, type GraphQLSchema } from "graphql";
 import { buildSchemaSync } from "type-graphql";
 import type { Context } from "./context";
+import { describeSchema } from "./dictionary";
 import { resolvers } from "./resolvers";
 
 let built: GraphQLSchema | undefined;
@@ -10,6 +11,8 @@ let built: GraphQLSchema | undefined;
 export function getSchema(): GraphQLSchema {
   if (!built) {
     built = buildSchemaSync({ resolvers, validate: false });
+    // Descriptions come from the field dictionary (src/graphql/dictionary), the one place they are written.
+    describeSchema(built);
     resolveRepeatedRootFieldsOnce(built);
   }
   return built;

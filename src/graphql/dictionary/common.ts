@@ -1,0 +1,108 @@
+/**
+ * Shared wording of the field dictionary: sources, conventions and the entries many types repeat
+ * (pages, list arguments, addresses, record bookkeeping). See dictionary.ts for the key format.
+ */
+import { TYPE, type Dictionary } from "./dictionary";
+
+export const SOURCES = {
+  ccdDirectory: "Source: NCES CCD LEA directory 2023-24 (file 029, preliminary v0a).",
+  schoolSearch: "Source: NCES CCD School/District Search export (CA, FL, MI, WA; 2023-24 directory, 2022-23 counts).",
+  elsi: "Source: NCES CCD via ELSI exports, school years 2019-20 to 2023-24.",
+  saipe: "Source: Census SAIPE school district estimates (income year Y stored under school year Y).",
+  f33: "Source: Census F-33 school finance (fiscal year N stored under school year N-1), via NCES ELSI (FY2020, FY2021) or the Urban Institute Education Data Portal (Tennessee FY2018).",
+  headStart: "Source: HHS Office of Head Start Program Information Report (PIR) 2019, 2021, 2022.",
+  childcare: "Source: state childcare licensing rosters (Nebraska DHHS, Feb 2026; Indiana FSSA, Mar 2022).",
+  irs: "Source: IRS Exempt Organizations Business Master File (EO BMF, Apr 2026).",
+  demo: "Demo data: written by the demo layer (data_source demo), not from a real source.",
+  extraction: "Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records.",
+} as const;
+
+export const USD = "USD, nominal (not adjusted for inflation).";
+export const SCHOOL_YEAR = "School year as the fall year it starts in (school_year_start): 2023 is 2023-24.";
+export const UNLOCK_GATED = "Gated: null until the caller's organization unlocks the record.";
+export const NOT_LOADED =
+  "No file loaded by this service fills it yet (the national CCD staff and F-33 files are not included; data/README.md), so it is null unless another source writes it.";
+
+/** `(type)`, `data` and `pagination` of a list page type. */
+export function page(items: string, rest: string): Record<string, string> {
+  return {
+    [TYPE]: `A page of ${items} (${rest}): the page's records and its pagination.`,
+    data: `The ${items} of this page, in the requested order.`,
+    pagination: "Total over the whole result set, and the page's limit and offset.",
+  };
+}
+
+/** Descriptions of a list field's paging and sort arguments (`limit` is described where it is declared). */
+export function listArgs(field: string, items: string, opts: { filter?: boolean; defaultOrder: string }): Record<string, string> {
+  return {
+    ...(opts.filter === false ? {} : { [`${field}(filter)`]: `Which ${items} to return; every given condition must hold (omitted: all).` }),
+    [`${field}(orderBy)`]: `Sort column (default ${opts.defaultOrder}); nulls last, ties broken by ascending id.`,
+    [`${field}(orderAscending)`]: "true (default): ascending; false: descending.",
+    [`${field}(offset)`]: "Records to skip before the page, 0 or more (default 0).",
+  };
+}
+
+/** An order-by enum's type description and one line per column. */
+export function orderEnum(items: string, columns: Record<string, string>): Record<string, string> {
+  return { [TYPE]: `Sort columns of ${items} (orderBy / order_by).`, ...columns };
+}
+
+export const ADDRESS = (source: string): Record<string, string> => ({
+  physicalAddress: `Street address of the location (street lines joined). ${source}`,
+  physicalCity: `City of the location. ${source}`,
+  physicalZip: `5-digit ZIP code of the location. ${source}`,
+});
+
+export const RECORD_TIMES = (what: string): Record<string, string> => ({
+  id: `Our stable id of the ${what} (UUID); use it in the API's paths and filters.`,
+  createdAt: `When the ${what} record was first stored here (UTC).`,
+});
+
+export const commonDictionary: Dictionary = {
+  Query: {
+    [TYPE]:
+      "Read operations. Every query needs an API key (Authorization: Bearer); gated fields follow the caller's organization's unlocks and plan, and every request passes the cost and depth limits (docs/limits.md).",
+  },
+  Mutation: {
+    [TYPE]: "Write operations of the caller's organization (lists, projects, follows, unlocks; school edits on the internal plan).",
+  },
+  Pagination: {
+    total: "How many records match the filters over all pages.",
+    limit: "The page size used (the limit argument or its default).",
+    offset: "Records skipped before this page.",
+    hasMore: "true when records follow this page (offset + limit < total).",
+  },
+  Access: {
+    isUnlocked: "true when the caller's organization has unlocked the record (its gated fields are filled).",
+    isUnlocking: "true while an unlock of the caller's organization is pending (credits held, extraction or enrichment running).",
+    unlockedAt: "When the caller's organization's unlock completed (UTC); null while locked.",
+    creditsSpent: "Credits the caller's organization has been charged for this record (0 while locked).",
+    unlockCost: "Credits one unlock of this record costs (districts and schools 6, contacts 2).",
+  },
+  AccessSummary: {
+    totalResults: "Results over the whole result set (equals pagination.total).",
+    unlocked: "Results the caller's organization has unlocked.",
+    lockedProcessed: "Locked results that would unlock instantly (already processed).",
+    lockedUnprocessed: "Locked results whose unlock would be pending until processing runs.",
+    unlockAllCost: "Credits to unlock every locked result (cost per record × locked results).",
+  },
+  PipelineStatus: {
+    pending: "Not processed by the extraction pipeline yet.",
+    processing: "An extraction run is under way.",
+    completed: "Extraction finished; extracted intelligence and contacts exist.",
+    error: "The last extraction run failed (error_message says why).",
+  },
+  LocaleBucket: {
+    city: "NCES locale codes 11-13 (city).",
+    suburban: "NCES locale codes 21-23 (suburb).",
+    town: "NCES locale codes 31-33 (town).",
+    rural: "NCES locale codes 41-43 (rural).",
+  },
+  GradeLevel: {
+    [TYPE]: "Grade buckets derived from a grade span: pre_k PK; elementary KG-05; middle 06-08; high 09-13.",
+    pre_k: "Pre-kindergarten (PK).",
+    elementary: "Kindergarten to grade 5 (KG-05).",
+    middle: "Grades 6 to 8.",
+    high: "Grades 9 to 13.",
+  },
+};

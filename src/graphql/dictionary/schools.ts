@@ -1,0 +1,90 @@
+/** Field dictionary: schools (School, SchoolFilter, SchoolOrderField, SchoolPage, UpdateSchoolInput, root fields). */
+import { listArgs, orderEnum, page, SOURCES } from "./common";
+import { TYPE, type Dictionary } from "./dictionary";
+import { INTELLIGENCE_FILTERS, PIPELINE_FIELDS } from "./districts";
+
+const EXPORT = SOURCES.schoolSearch;
+
+export const schoolsDictionary: Dictionary = {
+  School: {
+    [TYPE]:
+      "A US public school from the NCES CCD School Search export (CA, FL, MI, WA), with yearly federal statistics and, once unlocked, extracted intelligence.",
+    ...PIPELINE_FIELDS("school"),
+    districtId: "Our id of the parent district (matched by the school's NCES id: its first 7 digits are the district's LEAID).",
+    fedId: `NCES school id (NCESSCH): 12 digits, the district's LEAID followed by 5 digits. ${EXPORT}`,
+    name: `School name as NCES publishes it. ${EXPORT}`,
+    state: `Two-letter state (postal) abbreviation. ${EXPORT}`,
+    websiteUrl: "School website; the NCES export carries none, so it is null unless set by an edit.",
+    studentCount: `Enrolled students (persons), CCD membership 2022-23. ${EXPORT}`,
+    gradeLevels: `Grade span LOW-HIGH in CCD grade codes (PK, KG, 01-13), e.g. KG-05. ${EXPORT}`,
+    stateSchoolId: `The state's own id of the school. ${EXPORT}`,
+    schoolType: `NCES school type text, e.g. Regular School. ${EXPORT} (2023-24 directory).`,
+    localeType: `NCES urban-centric locale of the school. ${EXPORT}`,
+    fedDataYear: "School year (fall year) of the NCES directory the record comes from: 2023 = 2023-24.",
+    teachersFte: `Teachers in full-time equivalents (FTE), CCD staff 2022-23. ${EXPORT}`,
+    studentTeacherRatio: `Students per FTE teacher (a ratio), 2022-23, as published. ${EXPORT}`,
+    physicalAddress: `Street address. ${EXPORT}`,
+    physicalCity: `City. ${EXPORT}`,
+    physicalState: `State (two letters). ${EXPORT}`,
+    physicalZip: `5-digit ZIP code. ${EXPORT}`,
+    mailingAddress: "Mailing street address; the NCES export carries none, so null unless set by an edit.",
+    mailingCity: "Mailing city (null unless set by an edit).",
+    mailingState: "Mailing state, two letters (null unless set by an edit).",
+    mailingZip: "Mailing ZIP code (null unless set by an edit).",
+    phone: `Phone number as published. ${EXPORT}`,
+    county: `County name. ${EXPORT}`,
+    latitude: "Latitude, WGS84 decimal degrees. No bundled file carries school geocodes (NCES EDGE is not included), so usually null.",
+    longitude: "Longitude, WGS84 decimal degrees. Usually null (see latitude).",
+    source: "Name of the source the record comes from, e.g. NCES CCD School Search.",
+    sourceUrl: "The NCES School Search page of this school.",
+    ...listArgs("contacts", "contacts", { filter: false, defaultOrder: "name" }),
+  },
+  SchoolFilter: {
+    [TYPE]: "Filters of the school list (GET /schools); every given filter must hold.",
+    ids: "Our school ids (UUID), at most 1,000.",
+    status: "Extraction pipeline status.",
+    minEnrollment: "Enrolled students at least this many.",
+    maxEnrollment: "Enrolled students at most this many.",
+    minStudentTeacherRatio: "Students per FTE teacher at least.",
+    maxStudentTeacherRatio: "Students per FTE teacher at most.",
+    locale: "NCES locale bucket (first digit of the locale code).",
+    ...INTELLIGENCE_FILTERS("Schools"),
+    hasFunding: "Schools with (true) or without (false) extracted funding. Matches only unlocked records.",
+  },
+  SchoolOrderField: orderEnum("schools", {
+    name: "School name.",
+    state: "State abbreviation.",
+    student_count: "Enrolled students.",
+    student_teacher_ratio: "Students per FTE teacher.",
+    created_at: "When the record was first stored.",
+    last_updated_at: "When the record last changed.",
+  }),
+  SchoolPage: page("schools", "GET /schools, District.schools"),
+  UpdateSchoolInput: {
+    [TYPE]:
+      "PATCH /schools/{id} body (internal plan only): at least one property; null clears a column, values are trimmed, an empty string is refused.",
+    studentCount: "Enrolled students, an integer >= 0.",
+    localeType: "NCES locale text.",
+    schoolType: "NCES school type text, e.g. Regular School.",
+    phone: "Phone number.",
+    county: "County name.",
+    physicalAddress: "Street address.",
+    physicalCity: "City.",
+    mailingAddress: "Mailing street address.",
+    mailingCity: "Mailing city.",
+    studentTeacherRatio: "Students per FTE teacher, a number >= 0.",
+  },
+  Query: {
+    "schools(filter)": "Which schools to return (SchoolFilter); omitted: all.",
+    "schools(orderBy)": "Sort column (default name); nulls last, ties by ascending id.",
+    "schools(orderAscending)": "true (default): ascending; false: descending.",
+    "schools(offset)": "Records to skip before the page, 0 or more (default 0).",
+    school: "One school by our id (GET /schools/{id}); null when none has it.",
+    "school(id)": "Our school id (UUID).",
+    "schoolEvents(id)": "Our school id (UUID).",
+  },
+  Mutation: {
+    "updateSchool(id)": "Our school id (UUID).",
+    "updateSchool(input)": "The properties to change.",
+  },
+};
