@@ -21,6 +21,11 @@ export async function executeRoute(
   res: Response,
 ): Promise<RestResult> {
   const result = await host.engine.executeRest(document, variables, () => host.contextFor(req, res));
+  // The cost as /graphql reports it in extensions.cost (docs/http-conventions.md).
+  if (result.cost !== undefined && !res.headersSent) {
+    res.setHeader("X-Query-Cost", String(result.cost));
+    res.setHeader("X-Query-Cost-Limit", String(host.engine.maxCost));
+  }
   // Errors without data were raised before execution (variable values the types reject): the
   // caller's input, as graphql-js and Apollo classify them. A null `data` is a failed non-null root
   // field (a resolver's error): that one is masked as usual.

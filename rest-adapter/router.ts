@@ -14,6 +14,7 @@ import {
   type GraphQLInputType,
 } from "graphql";
 import { fromGraphQLError, httpError } from "../src/graphql/errors";
+import { ifNoneMatchMatches, methodNotAllowed, weakEtag } from "../src/http/conventions";
 import type { RestAdapterHost } from "../src/graphql/execution";
 import { camel, snake } from "../src/graphql/naming";
 import { coerceParameters, coerceString, operationVariables, ParameterError } from "./coerce";
@@ -22,7 +23,12 @@ import type { RouteSpec } from "./route";
 
 export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Router {
   const router = Router();
+  const methodsOf = new Map<string, Set<string>>();
   for (const spec of routes) {
+    if (!methodsOf.has(spec.path)) methodsOf.set(spec.path, new Set());
+    methodsOf.get(spec.path)!.add(spec.method);
+    // A detail read (GET /districts/{id} ...) answers with a weak ETag and 304 to a matching If-None-Match.
+    const detail = spec.method === "GET" && spec.wrap === true && /\/:\w+$/.test(spec.path);
     const operation = getOperationAST(spec.document);
     if (!operation) throw new Error(`${spec.method} ${spec.path}: document has no single operation`);
     const variables = operationVariables(host.engine.schema, operation);
@@ -67,8 +73,14 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
         return sendJson(res, status, body);
       }
       if (spec.status === 204) return void res.writeHead(204).end(); // No Content: no body, no Content-Type
-      sendJson(res, spec.status ?? 200, spec.wrap ? { data: value } : value);
+      sendJson(res, spec.status ?? 200, spec.wrap ? { data: value } : value, detail ? req : undefined);
     });
+  }
+  // Registered after every route, so they only see the methods no route of their path took: 405 with Allow.
+  for (const [path, methods] of methodsOf) {
+    const allow = [...methods];
+    if (methods.has("GET")) allow.push("HEAD");
+    router.all(path, methodNotAllowed([...allow, "OPTIONS"]));
   }
   return router;
 }
@@ -116,12 +128,20 @@ function restNames(error: GraphQLFormattedError): GraphQLFormattedError {
 }
 
 /**
- * A result body, stringified once and written as it is. No ETag: Express would hash every list page
- * (megabytes for 200 full records) on each request, and nothing revalidates these responses.
+ * A result body, stringified once and written as it is. List pages carry no ETag (hashing megabytes of
+ * 200 full records on each request for a validator nobody revalidates); detail reads (`revalidate`: the
+ * request) do: a weak ETag of the exact bytes this caller is served, so another organization's view of
+ * the same record (gated columns, _access) has its own, and `Cache-Control: private` keeps shared caches out.
  */
-function sendJson(res: Response, status: number, body: unknown): void {
+function sendJson(res: Response, status: number, body: unknown, revalidate?: Request): void {
   // Encoded once: its length is the Content-Length, and the socket writes the bytes as they are.
   const bytes = Buffer.from(JSON.stringify(body));
+  if (revalidate && status === 200) {
+    const etag = weakEtag(bytes);
+    res.setHeader("ETag", etag);
+    res.setHeader("Cache-Control", "private, no-cache");
+    if (ifNoneMatchMatches(revalidate.headers["if-none-match"], etag)) return void res.writeHead(304).end();
+  }
   res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": bytes.length });
   res.end(bytes);
 }

@@ -21,6 +21,7 @@ import { limitRules } from "./graphql/limits";
 import type { JobQueue } from "./jobs/queue";
 import { startRequestBudget } from "./graphql/request-budget";
 import { getSchema } from "./graphql/schema";
+import { bearerChallenge, compressResponses, cors, methodNotAllowed, parseCorsOrigins } from "./http/conventions";
 import { logger } from "./logger";
 
 export interface AppDeps {
@@ -61,8 +62,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   const app = express();
   app.disable("x-powered-by");
+  // ETags only where they are computed on purpose (detail reads, rest-adapter/router.ts), not on every body.
+  app.set("etag", false);
   app.set("query parser", "simple");
   app.use(requestId);
+  app.use(compressResponses());
+  app.use(cors(parseCorsOrigins(env.CORS_ORIGINS)));
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
@@ -75,9 +80,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
       res.status(503).json({ status: "database_unreachable" });
     }
   });
+  app.all(["/healthz", "/readyz"], methodNotAllowed(["GET", "HEAD", "OPTIONS"]));
 
   const json = [express.json({ limit: "1mb", type: () => true }), bodyDepthLimit];
   const authenticate = async (req: Request, res: Response, next: NextFunction) => {
+    // Every answer depends on the caller's key: a cache must never give one caller's response to another.
+    res.vary("Authorization");
     try {
       res.locals.viewer = await authenticator.authenticate(req.headers.authorization);
       next();
@@ -175,6 +183,7 @@ function errorHandler(error: unknown, req: Request, res: Response, _next: NextFu
     logger.error("unhandled error", { requestId: res.locals.requestId, path: req.path, error: String((error as Error)?.stack ?? error) });
     body = httpError("INTERNAL_SERVER_ERROR", "internal error");
   }
+  if (body.statusCode === 401) res.setHeader("WWW-Authenticate", bearerChallenge(req));
   res.status(body.statusCode).json({ ...body, ...(body.statusCode === 500 ? { request_id: res.locals.requestId } : {}) });
 }
 
@@ -185,9 +194,20 @@ function errorHandler(error: unknown, req: Request, res: Response, _next: NextFu
 function operationAdmission(engine: ExecutionEngine): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
+      // Reported in every response's extensions.cost; null when the document never reached cost analysis
+      // (it did not parse or validate).
+      let requested: number | null = null;
       return {
         async didResolveOperation({ document, operation, request }) {
-          if (operation) engine.admit(document, operation, request.variables);
+          if (!operation) return;
+          requested = engine.cost(document, operation, request.variables);
+          engine.admit(document, operation, request.variables, requested);
+        },
+        async willSendResponse({ response }) {
+          const cost = { requested, limit: engine.maxCost };
+          if (response.body.kind === "single") {
+            response.body.singleResult.extensions = { ...response.body.singleResult.extensions, cost };
+          }
         },
       };
     },

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseCorsOrigins } from "../http/conventions";
 
 /** The service's whole configuration, read once from the environment. README's table mirrors this. */
 const EnvSchema = z.object({
@@ -8,6 +9,17 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
+  /** Origins browsers may call the API from: `*`, or exact origins comma-separated; unset: none (docs/http-conventions.md). */
+  CORS_ORIGINS: z
+    .string()
+    .default("")
+    .superRefine((value, ctx) => {
+      try {
+        parseCorsOrigins(value);
+      } catch (error) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: (error as Error).message });
+      }
+    }),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(12),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(250_000),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),

@@ -77,6 +77,8 @@ const STATUS: Record<string, [number, string]> = {
   PARENT_ENTITY_LOCKED: [403, "PARENT_ENTITY_LOCKED"],
   FOLLOW_LIMIT: [403, "FOLLOW_LIMIT"],
   NOT_FOUND: [404, "not_found"],
+  // A known path with a method it does not serve (the response's Allow lists those it does).
+  METHOD_NOT_ALLOWED: [405, "method_not_allowed"],
   CONFLICT: [409, "conflict"],
   PAYLOAD_TOO_LARGE: [413, "payload_too_large"],
   RATE_LIMITED: [429, "rate_limited"],

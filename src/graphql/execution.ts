@@ -24,7 +24,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import type { Request, Response, Router } from "express";
 import type { Context } from "./context";
 import { restDocument, restSchema, serializeTimestamp, serializeUuid } from "./fields";
-import { checkOperationCost, checkVariableText } from "./limits";
+import { checkOperationCost, checkVariableText, operationCost } from "./limits";
 import { DateTimeScalar, UUIDScalar } from "./scalars";
 
 /** Introspection answers from the public schema (camelCase names), not from restSchema. */
@@ -138,22 +138,47 @@ export class ExecutionEngine {
     this.restOperations.set(document, { query: this.compile(document, undefined, "rest"), operation });
   }
 
-  /** Runs a prepared REST operation with the request's variables after the same admission checks as /graphql. */
-  async executeRest(document: DocumentNode, variables: Record<string, unknown>, context: () => Context): Promise<ExecutionResult> {
+  /**
+   * Runs a prepared REST operation with the request's variables after the same admission checks as /graphql;
+   * `cost` is the operation's cost with those variables (also when it was refused for it).
+   */
+  async executeRest(
+    document: DocumentNode,
+    variables: Record<string, unknown>,
+    context: () => Context,
+  ): Promise<ExecutionResult & { cost?: number }> {
     if (!this.restOperations.has(document)) this.prepareRest(document);
     const { query, operation } = this.restOperations.get(document)!;
+    let cost: number | undefined;
     try {
-      this.admit(document, operation, variables);
+      cost = this.cost(document, operation, variables);
+      this.admit(document, operation, variables, cost);
     } catch (error) {
-      return { errors: [error as GraphQLError] };
+      return { errors: [error as GraphQLError], cost };
     }
-    return query.query(undefined, context(), variables) as Promise<ExecutionResult>;
+    return { ...((await query.query(undefined, context(), variables)) as ExecutionResult), cost };
   }
 
-  /** The checks that need the variable values: cost with the actual limits, NUL characters. */
-  admit(document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | null | undefined): void {
-    checkOperationCost(this.schema, document, operation, variables, this.options.maxCost);
+  /** The cost limit of one operation (GRAPHQL_MAX_COST). */
+  get maxCost(): number {
+    return this.options.maxCost;
+  }
+
+  /** The operation's cost with these variable values (src/graphql/limits.ts). */
+  cost(document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | null | undefined): number {
+    return operationCost(this.schema, document, operation, variables ?? {});
+  }
+
+  /** The checks that need the variable values: cost with the actual limits (`cost` when already computed), NUL characters. */
+  admit(
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    variables: Record<string, unknown> | null | undefined,
+    cost?: number,
+  ): number {
+    const checked = checkOperationCost(this.schema, document, operation, variables, this.options.maxCost, cost);
     checkVariableText(variables);
+    return checked;
   }
 }
 

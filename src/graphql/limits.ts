@@ -230,14 +230,18 @@ export function operationCost(
   return Math.max(evaluate(costOf(root, operation.selectionSet), undefined), rootFields);
 }
 
-/** Throws a coded client error when the operation, with these variable values, costs more than `maxCost`. */
+/**
+ * The operation's cost with these variable values (reported to the caller: `extensions.cost`, `X-Query-Cost`);
+ * throws a coded client error when it is more than `maxCost`.
+ */
 export function checkOperationCost(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown> | undefined | null,
   maxCost: number,
-): void {
-  const cost = operationCost(schema, document, operation, variables ?? {});
+  cost = operationCost(schema, document, operation, variables ?? {}),
+): number {
   if (cost > maxCost) throw limitError(`query cost ${cost} exceeds the limit of ${maxCost}`);
+  return cost;
 }

@@ -1,5 +1,5 @@
 import { Field, InputType, Int, registerEnumType } from "type-graphql";
-import { UUIDScalar } from "../../graphql/scalars";
+import { DateTimeScalar, UUIDScalar } from "../../graphql/scalars";
 import { ListArgs, type ListArgsOf } from "../common/list-kit";
 
 export const CHILDCARE_MAX_LIMIT = 200;
@@ -49,6 +49,11 @@ export class ChildcareFilter {
   @Field({ nullable: true, description: "Center or licensee name (contains, case-insensitive), or license number (equals, any case)." })
   search?: string;
   @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
+  @Field(() => DateTimeScalar, {
+    nullable: true,
+    description: "Centers whose record changed at or after this instant (updated_at), for incremental sync.",
+  })
+  updatedSince?: Date;
 }
 
 /** The arguments of `childcareCenters` (GET /childcare-centers). */

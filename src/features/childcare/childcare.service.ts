@@ -11,6 +11,7 @@ import {
   checkRange,
   checkState,
   checkText,
+  updatedSinceValue,
   childPageColumns,
   childPagesSql,
   containsPattern,
@@ -159,6 +160,8 @@ function whereClauses(filter: ChildcareFilter, p: SqlParams): string[] {
     if (!filter.ids.length) throw new BadRequestError("ids must be a non-empty comma-separated list");
     w.push(`c.id = ANY(${p.add(filter.ids)}::uuid[])`);
   }
+  const since = updatedSinceValue(filter.updatedSince);
+  if (since != null) w.push(`c.updated_at >= ${p.add(since)}::timestamptz`);
   return w;
 }
 

@@ -342,6 +342,54 @@ export const anyOf =
   (f, p) =>
     f[key] != null && `${column} = ANY(${p.add(f[key])}::${type}[])`;
 
+/** At most this many NCES ids in one `fed_ids` filter (a sync asks in batches; the query string caps it anyway). */
+export const MAX_FED_IDS = 1000;
+
+/**
+ * `column` (an NCES id) is one of the caller's `fed_ids`: district ids are 7 digits (LEAID), school ids 12
+ * (NCESSCH). Each is checked, so a typo is a 400 naming it instead of an empty page.
+ */
+export const fedIdsIn =
+  <F>(key: keyof F, column: string, digits: 7 | 12): FilterClause<F> =>
+  (f, p) => {
+    const values = f[key] as string[] | null | undefined;
+    if (values == null) return null;
+    if (values.length > MAX_FED_IDS) throw new BadRequestError(`fed_ids must list at most ${MAX_FED_IDS} ids; got ${values.length}`);
+    const ids = checkList("fed_ids", values, (id) => checkFedId("fed_ids", id, digits));
+    return `${column} = ANY(${p.add(ids)}::text[])`;
+  };
+
+/** An NCES id: `digits` digits (7 for a district, 12 for a school), else a 400 naming `name`. */
+export function checkFedId(name: string, id: string, digits: 7 | 12): string {
+  if (!new RegExp(`^\\d{${digits}}$`).test(id)) {
+    const what = digits === 7 ? "district" : "school";
+    throw new BadRequestError(`${name}: ${JSON.stringify(id.slice(0, 40))} is not a ${digits}-digit NCES ${what} id`);
+  }
+  return id;
+}
+
+/**
+ * `updated_since` (incremental sync): rows whose `column` (updated_at / last_updated_at, set by every
+ * ingestion and write) is at or after the instant. Inclusive, so a row written in the same millisecond
+ * as the previous sync's newest is read again rather than missed; a sync keeps the newest value it saw.
+ */
+export const updatedSince =
+  <F>(key: keyof F, column: string): FilterClause<F> =>
+  (f, p) => {
+    const since = updatedSinceValue(f[key] as Date | string | null | undefined);
+    return since != null && `${column} >= ${p.add(since)}::timestamptz`;
+  };
+
+/** The instant of an `updated_since` value as ISO text (the scalar parsed it; PostgreSQL's range is checked here). */
+export function updatedSinceValue(value: Date | string | null | undefined): string | null {
+  if (value == null) return null;
+  const date = value instanceof Date ? value : new Date(value);
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(date.getTime()) || year < 1 || year > 9999)
+    throw new BadRequestError("updated_since must be an ISO 8601 timestamp with a time zone, e.g. 2026-01-31T00:00:00Z");
+  return date.toISOString();
+}
+
 /** The text[] `column` shares a value with the list. */
 export const overlaps =
   <F>(key: keyof F, column: string): FilterClause<F> =>

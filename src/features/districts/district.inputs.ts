@@ -1,5 +1,5 @@
 import { Field, Float, InputType, Int, registerEnumType } from "type-graphql";
-import { UUIDScalar } from "../../graphql/scalars";
+import { DateTimeScalar, UUIDScalar } from "../../graphql/scalars";
 import { BidStatus, FundingSource, GradeLevel, LocaleBucket, PainPointCategory, PipelineStatus, VendorCategory } from "../common/enums";
 import { ListArgs, type ListArgsOf } from "../common/list-kit";
 
@@ -29,6 +29,13 @@ export class DistrictFilter {
   @Field({ nullable: true, description: "Text contained in the district name (case-insensitive)." }) search?: string;
   @Field(() => PipelineStatus, { nullable: true }) status?: PipelineStatus;
   @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
+  @Field(() => [String], { nullable: true, description: "NCES district ids (LEAID, 7 digits), at most 1,000." })
+  fedIds?: string[];
+  @Field(() => DateTimeScalar, {
+    nullable: true,
+    description: "Districts whose record changed at or after this instant (last_updated_at), for incremental sync.",
+  })
+  updatedSince?: Date;
   @Field(() => UUIDScalar, { nullable: true }) listId?: string;
   @Field(() => Int, { nullable: true }) minEnrollment?: number;
   @Field(() => Int, { nullable: true }) maxEnrollment?: number;

@@ -6,10 +6,12 @@ import DataLoader from "dataloader";
 import { byKeys } from "../../db/batch";
 import type { Db } from "../../db/client";
 import type { Viewer } from "../auth/viewer";
-import { loadDistrictsByIds, type DistrictRow } from "./district.service";
+import { loadDistrictIdsByFedIds, loadDistrictsByIds, type DistrictRow } from "./district.service";
 
 export function createDistrictLoaders(db: Db, viewer: Viewer) {
   return {
     byId: new DataLoader<string, DistrictRow | null>(async (ids) => byKeys(ids, await loadDistrictsByIds(db, viewer, ids), (r) => r.id)),
+    /** NCES id -> district id (GET /districts/by-fed-id/{fed_id}); the record is then read by id. */
+    idByFedId: new DataLoader<string, string | null>((fedIds) => loadDistrictIdsByFedIds(db, fedIds)),
   };
 }

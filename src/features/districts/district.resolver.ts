@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, Info, Query, Resolver } from "type-graphql";
 import type { Context } from "../../graphql/context";
 import { UUIDScalar } from "../../graphql/scalars";
-import type { PageOf } from "../common/list-kit";
+import { checkFedId, type PageOf } from "../common/list-kit";
 import { selectionAt, selectionOf } from "../common/selection";
 import { DistrictListArgs } from "./district.inputs";
 import { listDistricts, type DistrictRow } from "./district.service";
@@ -25,5 +25,11 @@ export class DistrictResolver {
   @Query(() => District, { nullable: true })
   district(@Arg("id", () => UUIDScalar) id: string, @Ctx() ctx: Context): Promise<DistrictRow | null> {
     return ctx.loaders.districts.byId.load(id);
+  }
+
+  @Query(() => District, { nullable: true, description: "A district by its NCES id (LEAID, 7 digits); null when no district has it." })
+  async districtByFedId(@Arg("fedId") fedId: string, @Ctx() ctx: Context): Promise<DistrictRow | null> {
+    const id = await ctx.loaders.districts.idByFedId.load(checkFedId("fed_id", fedId, 7));
+    return id ? ctx.loaders.districts.byId.load(id) : null;
   }
 }

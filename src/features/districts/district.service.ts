@@ -11,10 +11,12 @@ import {
   contains,
   equals,
   equalsIgnoringCase,
+  fedIdsIn,
   inCallerLists,
   overlaps,
   range,
   checkState,
+  updatedSince,
   type FilterClause,
   type PageOf,
 } from "../common/list-kit";
@@ -38,6 +40,8 @@ const FILTER: FilterClause<DistrictFilter, Viewer>[] = [
   contains("search", "d.name", "search"),
   equals("status", "d.status"),
   anyOf("ids", "d.id", "uuid"),
+  fedIdsIn("fedIds", "d.fed_id", 7),
+  updatedSince("updatedSince", "d.last_updated_at"),
   inCallerLists("listId", "d.id", "district"),
   range("minEnrollment", "maxEnrollment", "enrollment", "d.student_count", true),
   range("minSchoolCount", "maxSchoolCount", "school_count", "d.school_count", true),
@@ -80,3 +84,10 @@ export const loadDistrictsByIds = (db: Db, viewer: Viewer, ids: readonly string[
 /** A page of districts with the blocks `selection` (of one record) asks for. */
 export const listDistricts = (db: Db, viewer: Viewer, args: DistrictListArgs, selection?: Selection): Promise<PageOf<DistrictRow>> =>
   listRecords<DistrictRow, DistrictFilter, DistrictOrderField>(db, viewer, DISTRICTS, args, selection);
+
+/** Ids of the districts having these NCES ids (Prisma, a read by key; `fed_id` is unique), one per fed id in order, null when none. */
+export async function loadDistrictIdsByFedIds(db: Db, fedIds: readonly string[]): Promise<(string | null)[]> {
+  const rows = await db.prisma.district.findMany({ where: { fed_id: { in: [...fedIds] } }, select: { id: true, fed_id: true } });
+  const ids = new Map(rows.map((row) => [row.fed_id, row.id]));
+  return fedIds.map((fedId) => ids.get(fedId) ?? null);
+}

@@ -1,5 +1,5 @@
 import { Field, InputType, Int, registerEnumType } from "type-graphql";
-import { DateScalar, UUIDScalar } from "../../graphql/scalars";
+import { DateScalar, DateTimeScalar, UUIDScalar } from "../../graphql/scalars";
 import { ListArgs, type ListArgsOf } from "../common/list-kit";
 
 export const HEAD_START_MAX_LIMIT = 200;
@@ -59,6 +59,11 @@ export class HeadStartFilter {
   @Field({ nullable: true, description: "Program or recipient name (contains, case-insensitive), or grant number (equals)." })
   search?: string;
   @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
+  @Field(() => DateTimeScalar, {
+    nullable: true,
+    description: "Programs whose record changed at or after this instant (updated_at), for incremental sync.",
+  })
+  updatedSince?: Date;
   @Field(() => UUIDScalar, { nullable: true, description: "Only delegates under this recipient's program." }) parentProgramId?: string;
 }
 

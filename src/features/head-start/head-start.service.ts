@@ -11,6 +11,7 @@ import {
   checkRange,
   checkState,
   checkText,
+  updatedSinceValue,
   childPageColumns,
   childPagesSql,
   containsPattern,
@@ -148,6 +149,8 @@ function whereClauses(filter: HeadStartFilter, p: SqlParams): string[] {
     w.push(`h.id = ANY(${p.add(filter.ids)}::uuid[])`);
   }
   if (filter.parentProgramId != null) w.push(`h.parent_program_id = ${p.add(filter.parentProgramId)}::uuid`);
+  const since = updatedSinceValue(filter.updatedSince);
+  if (since != null) w.push(`h.updated_at >= ${p.add(since)}::timestamptz`);
   return w;
 }
 

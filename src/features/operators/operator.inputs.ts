@@ -1,5 +1,5 @@
 import { Field, Float, InputType, Int, registerEnumType } from "type-graphql";
-import { UUIDScalar } from "../../graphql/scalars";
+import { DateTimeScalar, UUIDScalar } from "../../graphql/scalars";
 import { ListArgs, type ListArgsOf } from "../common/list-kit";
 
 export const OPERATOR_MAX_LIMIT = 10000;
@@ -59,6 +59,11 @@ export class OperatorFilter {
   search?: string;
   @Field(() => [UUIDScalar], { nullable: true, description: "An id merged into another operator reads as the operator it became." })
   ids?: string[];
+  @Field(() => DateTimeScalar, {
+    nullable: true,
+    description: "Operators whose record changed at or after this instant (updated_at), for incremental sync.",
+  })
+  updatedSince?: Date;
 }
 
 /** The arguments of `operators` (GET /operators). */

@@ -15,6 +15,7 @@ import {
   checkRange,
   checkState,
   checkText,
+  updatedSinceValue,
   containsPattern,
   pageArgs,
   pageSql,
@@ -272,6 +273,8 @@ function whereClauses(filter: OperatorFilter, p: SqlParams, states: string[] | n
     w.push(`(x.name ILIKE ${p.add(containsPattern(text))} OR x.ein = ${p.add(ein)})`);
   }
   if (filter.ids != null) w.push(`x.id IN (SELECT root FROM wanted)`);
+  const since = updatedSinceValue(filter.updatedSince);
+  if (since != null) w.push(`x.updated_at >= ${p.add(since)}::timestamptz`);
   return w;
 }
 

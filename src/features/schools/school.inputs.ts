@@ -1,5 +1,5 @@
 import { Field, Float, InputType, Int, registerEnumType } from "type-graphql";
-import { UUIDScalar } from "../../graphql/scalars";
+import { DateTimeScalar, UUIDScalar } from "../../graphql/scalars";
 import { BidStatus, FundingSource, GradeLevel, LocaleBucket, PainPointCategory, PipelineStatus, VendorCategory } from "../common/enums";
 import { ListArgs, type ListArgsOf } from "../common/list-kit";
 
@@ -21,6 +21,13 @@ registerEnumType(SchoolOrderField, { name: "SchoolOrderField" });
 export class SchoolFilter {
   @Field(() => UUIDScalar, { nullable: true, description: "The parent district." }) districtId?: string;
   @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
+  @Field(() => [String], { nullable: true, description: "NCES school ids (NCESSCH, 12 digits), at most 1,000." })
+  fedIds?: string[];
+  @Field(() => DateTimeScalar, {
+    nullable: true,
+    description: "Schools whose record changed at or after this instant (last_updated_at), for incremental sync.",
+  })
+  updatedSince?: Date;
   @Field({ nullable: true, description: "Two-letter state abbreviation." }) state?: string;
   @Field({ nullable: true, description: "Text contained in the school name (case-insensitive)." }) search?: string;
   @Field(() => PipelineStatus, { nullable: true }) status?: PipelineStatus;

@@ -9,12 +9,14 @@ import type { Db } from "../../db/client";
 import type { Viewer } from "../auth/viewer";
 import { relationLoaders, type PageOf } from "../common/list-kit";
 import type { DistrictSchoolsArgs } from "./school.inputs";
-import { loadSchoolsByIds, loadSchoolPagesOfDistricts, type SchoolRow } from "./school.service";
+import { loadSchoolIdsByFedIds, loadSchoolsByIds, loadSchoolPagesOfDistricts, type SchoolRow } from "./school.service";
 
 export function createSchoolLoaders(db: Db, viewer: Viewer) {
   const byId = new DataLoader<string, SchoolRow | null>(async (ids) => byKeys(ids, await loadSchoolsByIds(db, viewer, ids), (r) => r.id));
   return {
     byId,
+    /** NCES id -> school id (GET /schools/by-fed-id/{fed_id}); the record is then read by id. */
+    idByFedId: new DataLoader<string, string | null>((fedIds) => loadSchoolIdsByFedIds(db, fedIds)),
     /** The page of each district's schools for the given paging: one statement for all districts asked. */
     ofDistrict: relationLoaders<DistrictSchoolsArgs, PageOf<SchoolRow>>((args) => async (districtIds) => {
       const pages = await loadSchoolPagesOfDistricts(db, viewer, districtIds, args);

@@ -4,7 +4,7 @@ import type { Context } from "../../graphql/context";
 import { UUIDScalar } from "../../graphql/scalars";
 import { District } from "../districts/district.type";
 import type { DistrictRow } from "../districts/district.service";
-import type { PageOf } from "../common/list-kit";
+import { checkFedId, type PageOf } from "../common/list-kit";
 import { selectionAt, selectionOf } from "../common/selection";
 import { SchoolListArgs } from "./school.inputs";
 import { UpdateSchoolInput } from "./school-update.inputs";
@@ -29,6 +29,12 @@ export class SchoolResolver {
   @Query(() => School, { nullable: true })
   school(@Arg("id", () => UUIDScalar) id: string, @Ctx() ctx: Context): Promise<SchoolRow | null> {
     return ctx.loaders.schools.byId.load(id);
+  }
+
+  @Query(() => School, { nullable: true, description: "A school by its NCES id (NCESSCH, 12 digits); null when no school has it." })
+  async schoolByFedId(@Arg("fedId") fedId: string, @Ctx() ctx: Context): Promise<SchoolRow | null> {
+    const id = await ctx.loaders.schools.idByFedId.load(checkFedId("fed_id", fedId, 12));
+    return id ? ctx.loaders.schools.byId.load(id) : null;
   }
 
   @Mutation(() => School, { description: "Edit a school's directory fields (internal plan only). PATCH /api/v1/schools/{id}." })

@@ -9,6 +9,8 @@ import type { Viewer } from "../auth/viewer";
 import { LOCALE_CODE_PREFIX } from "../common/enums";
 import {
   anyOf,
+  fedIdsIn,
+  updatedSince,
   checkState,
   childPageColumns,
   childPagesSql,
@@ -49,6 +51,8 @@ export interface SchoolRow extends School, RecordRow {}
 const FILTER: FilterClause<SchoolFilter, Viewer>[] = [
   equals("districtId", "s.district_id", undefined, "::uuid"),
   anyOf("ids", "s.id", "uuid"),
+  fedIdsIn("fedIds", "s.fed_id", 12),
+  updatedSince("updatedSince", "s.last_updated_at"),
   equals("state", "s.state", checkState),
   contains("search", "s.name", "search"),
   equals("status", "s.status"),
@@ -112,4 +116,11 @@ export async function loadSchoolPagesOfDistricts(
   });
   const rows = await db.query<Record<string, unknown>>(sql, p.values);
   return readChildPages(rows, districtIds, page, (row) => presentRecord<SchoolRow>(SCHOOLS, row, viewer));
+}
+
+/** Ids of the schools having these NCES ids (Prisma, a read by key; `fed_id` is unique), one per fed id in order, null when none. */
+export async function loadSchoolIdsByFedIds(db: Db, fedIds: readonly string[]): Promise<(string | null)[]> {
+  const rows = await db.prisma.school.findMany({ where: { fed_id: { in: [...fedIds] } }, select: { id: true, fed_id: true } });
+  const ids = new Map(rows.map((row) => [row.fed_id, row.id]));
+  return fedIds.map((fedId) => ids.get(fedId) ?? null);
 }
