@@ -7,6 +7,7 @@ import DataLoader from "dataloader";
 import { byKeys } from "../../db/batch";
 import type { Db } from "../../db/client";
 import type { Viewer } from "../auth/viewer";
+import { relationLoaders } from "../common/list-kit";
 import type { ParentContactsArgsOf } from "./contact.inputs";
 import {
   loadContactPagesOfParents,
@@ -18,33 +19,18 @@ import {
 
 export function createContactLoaders(db: Db, viewer: Viewer) {
   const byId = new DataLoader<string, ContactRow | null>(async (ids) => byKeys(ids, await loadContactsByIds(db, viewer, ids), (r) => r.id));
-  /** One loader per parent kind and distinct paging in this request (usually one each). */
-  const parentPages = new Map<string, DataLoader<string, ContactPageOf>>();
-  const ofParent = (parent: ContactParentKind, args: ParentContactsArgsOf): DataLoader<string, ContactPageOf> => {
-    const key = JSON.stringify([
-      parent,
-      args.orderBy ?? null,
-      args.orderAscending ?? null,
-      args.limit ?? null,
-      args.offset ?? null,
-      args.unique ?? null,
-    ]);
-    let loader = parentPages.get(key);
-    if (!loader) {
-      loader = new DataLoader<string, ContactPageOf>(async (parentIds) => {
-        const pages = await loadContactPagesOfParents(db, viewer, parent, parentIds, args);
-        for (const page of pages) for (const row of page.data) byId.prime(row.id, row);
-        return pages;
-      });
-      parentPages.set(key, loader);
-    }
-    return loader;
-  };
+  /** One loader per distinct paging in this request (usually one) for each parent kind. */
+  const pagesOf = (parent: ContactParentKind) =>
+    relationLoaders<ParentContactsArgsOf, ContactPageOf>((args) => async (parentIds) => {
+      const pages = await loadContactPagesOfParents(db, viewer, parent, parentIds, args);
+      for (const page of pages) for (const row of page.data) byId.prime(row.id, row);
+      return pages;
+    });
   return {
     byId,
     /** The page of each district's contacts (district and school level) for the given paging: one statement for all districts asked. */
-    ofDistrict: (args: ParentContactsArgsOf) => ofParent("district", args),
+    ofDistrict: pagesOf("district"),
     /** The page of each school's contacts for the given paging: one statement for all schools asked. */
-    ofSchool: (args: ParentContactsArgsOf) => ofParent("school", args),
+    ofSchool: pagesOf("school"),
   };
 }
