@@ -21,6 +21,7 @@ import { limitRules } from "./graphql/limits";
 import type { JobQueue } from "./jobs/queue";
 import { startRequestBudget } from "./graphql/request-budget";
 import { getSchema } from "./graphql/schema";
+import { browserPages } from "./http/pages";
 import { bearerChallenge, compressResponses, cors, methodNotAllowed, parseCorsOrigins } from "./http/conventions";
 import { logger } from "./logger";
 
@@ -98,6 +99,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     return createContext({ db: budget.db, env, jobs: deps.jobs }, res.locals.viewer as Viewer, String(res.locals.requestId), budget.signal);
   };
 
+  // GraphiQL (GET /graphql from a browser) and /docs: pages and their bundled assets, no key needed.
+  app.use(browserPages());
   app.use("/graphql", authenticate, json, expressMiddleware(apollo, { context: async ({ req, res }) => contextFor(req, res) }));
   if (deps.rest) {
     const rest = deps.rest({ engine, contextFor });
