@@ -3,7 +3,18 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "src/db/generated/", "rest-adapter/generated/", "coverage/", ".data/", "data/"] },
+  {
+    ignores: [
+      "dist/",
+      "node_modules/",
+      "src/db/generated/",
+      "rest-adapter/generated/",
+      "clients/typescript/generated/",
+      "coverage/",
+      ".data/",
+      "data/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
