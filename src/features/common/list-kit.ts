@@ -202,11 +202,12 @@ export const childPageColumns = (parent: string, order: string): string =>
  * The page of every parent's children in one statement (a DataLoader batch of a relation: District.schools,
  * Operator.childcareCenters ...). `rows` selects the asked parents' children with `childPageColumns`;
  * the window keeps each parent's rows of the page, and row 1 always, so a parent whose page lies past its
- * end still reports its total. `with`: leading `WITH [RECURSIVE] ...` entries `rows` uses.
+ * end still reports its total. `with`: leading `WITH [RECURSIVE] ...` entries `rows` uses. The bounds are
+ * bigint: offset + limit passes the int range at the largest offset (a 500 before).
  */
 export function childPagesSql(parts: { with?: string; rows: string; limit: string; offset: string }): string {
   return `${parts.with ?? ""} SELECT * FROM (${parts.rows}) x
-    WHERE x.__rn <= ${parts.offset}::int + ${parts.limit}::int AND (x.__rn > ${parts.offset}::int OR x.__rn = 1)
+    WHERE x.__rn <= ${parts.offset}::bigint + ${parts.limit}::bigint AND (x.__rn > ${parts.offset}::bigint OR x.__rn = 1)
     ORDER BY x.__parent, x.__rn`;
 }
 

@@ -218,6 +218,7 @@ const PARENT_COLUMN: Record<ContactParentKind, string> = { district: "district_i
  * school level; School.contacts: the school's), for every parent of `parentIds` in one statement, with
  * each parent's access summary. The window numbers each parent's contacts in page order; row 1 always
  * comes back so a parent whose page lies past its end still reports its total. Pages in key order.
+ * offset + limit is bigint: past the int range at the largest offset.
  */
 export async function loadContactPagesOfParents(
   db: Db,
@@ -244,7 +245,7 @@ export async function loadContactPagesOfParents(
         FROM matched m)
     SELECT n.*, ${COLUMNS}, ${accessColumnsSql(CONTACT_ACCESS, "c", UNLOCK, org)}
       FROM numbered n JOIN contacts c ON c.id = n.__id ${accessJoinSql(CONTACT_ACCESS, "c", UNLOCK, org)}
-     WHERE n.__rn <= ${p.add(offset + limit)} AND (n.__rn > ${p.add(offset)} OR n.__rn = 1)
+     WHERE n.__rn <= ${p.add(offset + limit)}::bigint AND (n.__rn > ${p.add(offset)} OR n.__rn = 1)
      ORDER BY n.__parent, n.__rn`;
   const rows = await db.query<Record<string, unknown>>(sql, p.values);
   const pages = new Map<string, ContactPageOf>(

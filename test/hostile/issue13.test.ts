@@ -1,0 +1,375 @@
+/**
+ * Hostile probes of issue 13's endpoints (contacts, contact unlock, associations, follows, the catalogue
+ * relations): malformed and extreme input must answer 4xx naming the problem (never 5xx or a stall), and
+ * a locked contact's gated fields, another organization's unlocks, follows and lists must never show.
+ */
+import { createTestApp, type PlanKey, type TestApp } from "../support/app";
+import { insert, insertDistrict } from "../support/factories";
+import { insertList, insertUnlock } from "../support/school-factories";
+import { insertContactCatalogue, type ContactCatalogue } from "../contacts/fixtures";
+
+type Body = Record<string, any>;
+const GATED = ["email", "phone", "linkedin_url", "profile_summary", "key_facts"];
+const NO_SUCH = "00000000-0000-4000-8000-000000000000";
+const INT_MAX = 2147483647;
+
+describe("issue 13 hostile probes", () => {
+  let t: TestApp;
+  let k: ContactCatalogue;
+  let association: string;
+  const auth = (plan: PlanKey) => `Bearer ${t.keys[plan]}`;
+
+  /** A GET answered `status` with the generic error body whose message contains `text`. */
+  const expect4xx = async (path: string, status: number, text: string | RegExp, plan: PlanKey = "enterprise") => {
+    const res = await t.get(path, plan);
+    expect([res.status, res.body.statusCode]).toEqual([status, status]);
+    expect(res.body.message).toEqual(expect.stringMatching(text));
+    return res.body as Body;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    k = await insertContactCatalogue(t.db);
+    association = await insert(t.db, "associations", {
+      slug: "hostile-assoc",
+      name: "Hostile Association",
+      kind: "other",
+      state: "NE",
+      data_source: "demo",
+    });
+    await insert(t.db, "association_people", {
+      association_id: association,
+      name: "Secret Name",
+      title: "Director",
+      redacted: true,
+      data_source: "demo",
+    });
+  });
+  afterAll(() => t?.close());
+
+  describe("GET /contacts and /contacts/{id}: malformed input", () => {
+    it.each([
+      ["search with a NUL byte", "?search=a%00b", /search/],
+      ["title_ilike with a NUL byte", "?title_ilike=a%00b", /title_ilike/],
+      ["state with a NUL byte", "?state=N%00", /state/],
+      ["search too long", `?search=${"x".repeat(5000)}`, /search/],
+      ["malformed district_id", "?district_id=not-a-uuid", /district_id|districtId|UUID/i],
+      ["malformed school_id", "?school_id=1", /school_id|schoolId|UUID/i],
+      ["malformed list_id", "?list_id=%27%3B--", /list_id|listId|UUID/i],
+      ["malformed district_list_ids", "?district_list_ids=a,b", /district_list_ids|districtListIds|UUID/i],
+      ["empty district_list_ids", "?district_list_ids=", /district_list_ids/],
+      ["limit 0", "?limit=0", /limit/],
+      ["limit -1", "?limit=-1", /limit/],
+      ["limit 1.5", "?limit=1.5", /limit/],
+      ["limit huge", "?limit=99999999999999999999", /limit/],
+      ["limit text", "?limit=abc", /limit/],
+      ["offset -1", "?offset=-1", /offset/],
+      ["offset over int", "?offset=2147483648", /offset/],
+      ["offset float", "?offset=0.5", /offset/],
+      ["unknown order_by", "?order_by=email", /order_by|orderBy/],
+      ["order_by on another gated field", "?order_by=phone", /order_by|orderBy/],
+      ["unique not a boolean", "?unique=maybe", /unique/],
+      ["enrichment_status unknown", "?enrichment_status=done", /enrichment_status|enrichmentStatus/],
+      ["duplicate limit", "?limit=1&limit=2", /limit/],
+      ["duplicate search", "?search=a&search=b", /search/],
+      ["vendor_ids malformed", "?vendor_ids=x", /vendor_ids|vendorIds|UUID/i],
+    ])("%s: 400", async (_name, query, text) => {
+      await expect4xx(`/api/v1/contacts${query}`, 400, text);
+    });
+
+    it.each([
+      ["not a uuid", "/api/v1/contacts/not-a-uuid", 400],
+      ["a uuid of no contact", `/api/v1/contacts/${NO_SUCH}`, 404],
+      ["uppercase NUL path", "/api/v1/contacts/%00", 400],
+    ])("detail %s", async (_name, path, status) => {
+      const res = await t.get(path);
+      expect(res.status).toBe(status);
+    });
+
+    it("an unlisted contact's detail is 404 (parent not extracted), not its record", async () => {
+      await t.get(`/api/v1/contacts/${k.hidden.dan}`).expect(404);
+    });
+
+    it("the largest offset answers an empty page with the total", async () => {
+      const body = (await t.get(`/api/v1/contacts?offset=${INT_MAX}`).expect(200)).body;
+      expect(body.data).toEqual([]);
+      expect(body._access_summary.total_results).toBeGreaterThan(0);
+    });
+
+    it("LIKE wildcards in search are literal, unicode works", async () => {
+      expect((await t.get("/api/v1/contacts?search=%25").expect(200)).body.data).toEqual([]);
+      expect((await t.get("/api/v1/contacts?search=_").expect(200)).body.data).toEqual([]);
+      expect((await t.get(`/api/v1/contacts?search=${encodeURIComponent("Ada 😀 ñ")}`).expect(200)).body.data).toEqual([]);
+    });
+
+    it.each([
+      ["limit as text", { limit: "abc" }],
+      ["limit as array", { limit: [1, 2] }],
+      ["district_id as number", { district_id: 5 }],
+      ["search as object", { search: { $ne: 1 } }],
+      ["unique as text", { unique: "yes" }],
+      ["offset negative", { offset: -5 }],
+      ["search with a NUL byte", { search: "a\u0000b" }],
+    ])("POST /contacts body %s: 400", async (_name, body) => {
+      const res = await t.post("/api/v1/contacts", body);
+      expect([res.status, res.body.statusCode]).toEqual([400, 400]);
+    });
+
+    it.each([
+      ["a JSON array", "[]"],
+      ["a JSON string", '"x"'],
+      ["a JSON number", "5"],
+      ["broken JSON", "{"],
+    ])("POST /contacts with %s: 400", async (_name, raw) => {
+      const res = await t.http
+        .post("/api/v1/contacts")
+        .set("Authorization", auth("enterprise"))
+        .set("Content-Type", "application/json")
+        .send(raw);
+      expect([res.status, res.body.statusCode]).toEqual([400, 400]);
+    });
+  });
+
+  describe("gating: a locked contact's gated fields never show", () => {
+    beforeAll(async () => {
+      // pro unlocked Ada's second (unenriched) row; enterprise unlocked nothing.
+      await insertUnlock(t.db, t.orgs.pro, "district", k.d.alpha);
+      await insertUnlock(t.db, t.orgs.pro, "contact", k.c.ada2);
+    });
+
+    const gatedOf = (r: Body) => Object.fromEntries(GATED.map((f) => [f, r[f]]));
+    const allNull = Object.fromEntries(GATED.map((f) => [f, null]));
+
+    it("list, unique and not, every order, both directions: gated fields null for another organization", async () => {
+      for (const unique of [true, false])
+        for (const order of ["name", "title", "state", "qualification_score", "created_at", "last_updated_at"])
+          for (const asc of [true, false]) {
+            const body = (await t.get(`/api/v1/contacts?unique=${unique}&order_by=${order}&order_ascending=${asc}&limit=200`).expect(200))
+              .body;
+            for (const r of body.data) expect(gatedOf(r)).toEqual(allNull);
+            expect(body._access_summary.unlocked).toBe(0);
+          }
+    });
+
+    it("the unlocking organization sees its own unlocked row as Ada's representative; others see the enriched row, locked", async () => {
+      const pro = (await t.get(`/api/v1/contacts?search=Ada`, "pro").expect(200)).body;
+      expect(pro.data.map((r: Body) => r.id)).toEqual([k.c.ada2]);
+      expect(pro.data[0].email).toBe("a.lovelace@alpha.example.org");
+      expect(pro._access_summary.unlocked).toBe(1);
+      const ent = (await t.get(`/api/v1/contacts?search=Ada`).expect(200)).body;
+      expect(ent.data.map((r: Body) => r.id)).toEqual([k.c.ada]);
+      expect(gatedOf(ent.data[0])).toEqual(allNull);
+      expect(ent._access_summary).toMatchObject({ unlocked: 0, total_results: 1 });
+    });
+
+    it("detail and GraphQL relations keep them null for another organization", async () => {
+      const detail = (await t.get(`/api/v1/contacts/${k.c.ada2}`).expect(200)).body.data;
+      expect(gatedOf(detail)).toEqual(allNull);
+      const q = `query($d: UUID!, $s: UUID!) {
+        district(id: $d) { contacts(unique: false, limit: 200) { data { id email phone linkedinUrl profileSummary keyFacts
+          district { id } school { id contacts { data { email phone keyFacts } } } } _accessSummary { unlocked } } }
+        school(id: $s) { contacts(unique: false) { data { email phone linkedinUrl profileSummary keyFacts } } } }`;
+      const res = await t.graphql(q, { d: k.d.alpha, s: k.s.adams });
+      expect(res.errors).toBeUndefined();
+      const json = JSON.stringify(res.data);
+      for (const secret of ["@alpha.example.org", "555-0101", "linkedin.example.org", "Fictional superintendent", "tenure_years"])
+        expect(json).not.toContain(secret);
+      expect(res.data.district.contacts._accessSummary.unlocked).toBe(0);
+    });
+
+    it("a filter on a gated field does not exist (no oracle): email and phone filters are refused, not ignored", async () => {
+      for (const q of ["email=ada%40alpha.example.org", "phone=555", "email_ilike=%25"]) {
+        const res = await t.get(`/api/v1/contacts?${q}`);
+        // An unknown parameter is either refused or ignored: ignored must not narrow the result.
+        if (res.status === 200)
+          expect(res.body._access_summary.total_results).toBe(
+            (await t.get("/api/v1/contacts").expect(200)).body._access_summary.total_results,
+          );
+        else expect(res.status).toBe(400);
+      }
+    });
+
+    it("the search filter matches name and title only, never email", async () => {
+      expect((await t.get("/api/v1/contacts?search=alpha.example").expect(200)).body.data).toEqual([]);
+      expect((await t.get("/api/v1/contacts?search=555-0101").expect(200)).body.data).toEqual([]);
+    });
+
+    it("GraphQL cannot filter or sort on a gated field", async () => {
+      const res = await t.graphql(`{ contacts(filter: { email: "x" }) { data { id } } }`);
+      expect(res.errors?.[0].message).toMatch(/email/);
+      const res2 = await t.graphql(`{ contacts(orderBy: email) { data { id } } }`);
+      expect(res2.errors?.[0].message).toMatch(/email/);
+    });
+  });
+
+  describe("GraphQL relations: extreme paging", () => {
+    it.each([
+      ["District.contacts", `query($d: UUID!) { district(id: $d) { contacts(offset: ${INT_MAX}) { data { id } pagination { total } } } }`],
+      ["District.contacts limit max", `query($d: UUID!) { district(id: $d) { contacts(offset: ${INT_MAX}, limit: 200) { data { id } } } }`],
+      ["District.schools", `query($d: UUID!) { district(id: $d) { schools(offset: ${INT_MAX}) { data { id } pagination { total } } } }`],
+      ["District.headStartPrograms", `query($d: UUID!) { district(id: $d) { headStartPrograms(offset: ${INT_MAX}) { data { id } } } }`],
+      [
+        "School.contacts",
+        `query($d: UUID!) { district(id: $d) { schools { data { contacts(offset: ${INT_MAX}, limit: 200) { data { id } } } } } }`,
+      ],
+    ])("%s at the largest offset: an empty page, no error", async (_name, q) => {
+      const res = await t.graphql(q, { d: k.d.alpha });
+      expect(res.errors).toBeUndefined();
+    });
+
+    it.each([
+      ["negative limit", `query($d: UUID!) { district(id: $d) { contacts(limit: -1) { data { id } } } }`, /limit/],
+      ["limit over max", `query($d: UUID!) { district(id: $d) { contacts(limit: 201) { data { id } } } }`, /limit/],
+      ["negative offset", `query($d: UUID!) { district(id: $d) { contacts(offset: -1) { data { id } } } }`, /offset/],
+      ["events limit 0", `query($d: UUID!) { district(id: $d) { events(limit: 0) { id } } }`, /limit/],
+    ])("%s: a coded 400 error", async (_name, q, text) => {
+      const res = await t.graphql(q, { d: k.d.alpha });
+      expect(res.errors?.[0].message).toMatch(text);
+      expect(res.errors?.[0].extensions?.code).toMatch(/BAD_REQUEST|BAD_USER_INPUT|GRAPHQL_VALIDATION_FAILED/);
+    });
+  });
+
+  describe("associations: malformed input", () => {
+    it.each([
+      ["search with a NUL byte", "?search=a%00b", /search/],
+      ["search too long", `?search=${"y".repeat(500)}`, /search/],
+      ["malformed ids", "?ids=1,2", /ids|UUID/i],
+      ["empty ids", "?ids=", /ids/],
+      ["malformed parent", "?parent_association_id=zz", /parent_association_id|parentAssociationId|UUID/i],
+      ["unknown kind", "?kind=club", /kind/],
+      ["bad state", "?state=N1", /state/],
+      ["unknown order_by", "?order_by=phone", /order_by|orderBy/],
+      ["limit over max", "?limit=201", /limit/],
+      ["offset over int", "?offset=99999999999", /offset/],
+    ])("%s: 400", async (_name, query, text) => {
+      await expect4xx(`/api/v1/associations${query}`, 400, text);
+    });
+
+    it("detail: malformed id 400, unknown 404, redacted names stay redacted", async () => {
+      await t.get("/api/v1/associations/nope").expect(400);
+      await t.get(`/api/v1/associations/${NO_SUCH}`).expect(404);
+      const body = (await t.get(`/api/v1/associations/${association}`).expect(200)).body;
+      expect(JSON.stringify(body)).not.toContain("Secret Name");
+      await t.get(`/api/v1/associations?offset=${INT_MAX}`).expect(200);
+    });
+  });
+
+  describe("contact unlock", () => {
+    const unlock = (body: unknown, plan: PlanKey = "enterprise") => t.post("/api/v1/unlock", body, plan);
+    const credits = async (plan: PlanKey) =>
+      (await t.get("/api/v1/org", plan).expect(200)).body.credits ?? (await t.get("/api/v1/org", plan)).body.data?.credits;
+
+    it("a paid organization with the parent locked: 403 PARENT_ENTITY_LOCKED, no credits taken, no unlock row", async () => {
+      const before = await credits("enterprise");
+      const res = await unlock({ entity_type: "contact", entity_id: k.c.gus });
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ parent_entity_type: "district", parent_entity_id: k.d.beta });
+      expect(await credits("enterprise")).toEqual(before);
+      const rows = await t.db.query(`SELECT 1 FROM unlocks WHERE organization_id = $1 AND entity_id = $2`, [t.orgs.enterprise, k.c.gus]);
+      expect(rows).toHaveLength(0);
+    });
+
+    it.each([
+      ["malformed id", { entity_type: "contact", entity_id: "zz" }, 400],
+      ["unknown contact", { entity_type: "contact", entity_id: NO_SUCH }, 404],
+      ["unlisted contact", { entity_type: "contact", entity_id: "HIDDEN" }, 404],
+      ["re_extract", { entity_type: "contact", entity_id: "ADA", re_extract: true }, 400],
+      ["entity_id as number", { entity_type: "contact", entity_id: 5 }, 400],
+      ["entity_id as array", { entity_type: "contact", entity_id: ["ADA"] }, 400],
+    ])("%s", async (_name, body, status) => {
+      const b = JSON.parse(JSON.stringify(body).replace("HIDDEN", k.hidden.eve).replace("ADA", k.c.ada));
+      const res = await unlock(b, "pro");
+      expect([res.status, res.body.statusCode]).toEqual([status, status]);
+    });
+
+    it("another organization's contact unlock does not unlock for this one (detail, status)", async () => {
+      expect((await t.get(`/api/v1/unlock-status/contact/${k.c.ada2}`).expect(200)).body.state).toBe("locked");
+      expect((await t.get(`/api/v1/unlock-status/contact/${k.c.ada2}`, "pro").expect(200)).body.state).toBe("unlocked");
+    });
+  });
+
+  describe("follows", () => {
+    let project: Record<string, string>;
+    const newProject = async (plan: PlanKey, name: string) =>
+      (await t.post("/api/v1/projects", { name }, plan).expect(201)).body.data.id as string;
+    const followAs = (plan: PlanKey, body: unknown) =>
+      t.http
+        .post("/api/v1/follows")
+        .set("Authorization", auth(plan))
+        .send(body as object);
+    const unfollowAs = (plan: PlanKey, id: string) => t.http.delete(`/api/v1/follows/${id}`).set("Authorization", auth(plan));
+
+    beforeAll(async () => {
+      project = { pro: await newProject("pro", "P"), free: await newProject("free", "F"), enterprise: await newProject("enterprise", "E") };
+    });
+
+    it.each([
+      ["nonexistent district", () => ({ project_id: project.pro, entity_type: "district", entity_id: NO_SUCH }), 404],
+      ["a school id as a district", () => ({ project_id: project.pro, entity_type: "district", entity_id: k.s.adams }), 404],
+      ["another organization's project", () => ({ project_id: project.enterprise, entity_type: "district", entity_id: k.d.alpha }), 404],
+      ["nonexistent project", () => ({ project_id: NO_SUCH, entity_type: "district", entity_id: k.d.alpha }), 404],
+      ["malformed project id", () => ({ project_id: "p", entity_type: "district", entity_id: k.d.alpha }), 400],
+      ["malformed entity id", () => ({ project_id: project.pro, entity_type: "district", entity_id: "x\u0000" }), 400],
+      ["entity type contact", () => ({ project_id: project.pro, entity_type: "contact", entity_id: k.c.ada }), 400],
+      ["entity type missing", () => ({ project_id: project.pro, entity_id: k.d.alpha }), 400],
+      ["entity id as array", () => ({ project_id: project.pro, entity_type: "district", entity_id: [k.d.alpha] }), 400],
+      ["body an array", () => [], 400],
+    ])("follow with %s", async (_name, body, status) => {
+      const res = await followAs("pro", body());
+      expect([res.status, res.body.statusCode]).toEqual([status, status]);
+    });
+
+    it("DELETE of another organization's follow is a 404 and leaves it active; malformed id 400", async () => {
+      const mine = (
+        await followAs("enterprise", { project_id: project.enterprise, entity_type: "district", entity_id: k.d.beta }).expect(201)
+      ).body.data;
+      expect((await unfollowAs("pro", mine.id)).status).toBe(404);
+      const list = (await t.get(`/api/v1/projects/${project.enterprise}/follows`).expect(200)).body;
+      expect(list.data.map((f: Body) => [f.id, f.unfollowed_at])).toEqual([[mine.id, null]]);
+      expect((await unfollowAs("pro", "abc")).status).toBe(400);
+      expect((await unfollowAs("pro", NO_SUCH)).status).toBe(404);
+    });
+
+    it("listing another organization's project follows is a 404; malformed project id 400; bad paging 400", async () => {
+      expect((await t.get(`/api/v1/projects/${project.enterprise}/follows`, "pro")).status).toBe(404);
+      expect((await t.get(`/api/v1/projects/zz/follows`, "pro")).status).toBe(400);
+      expect((await t.get(`/api/v1/projects/${project.pro}/follows?limit=0`, "pro")).status).toBe(400);
+      expect((await t.get(`/api/v1/projects/${project.pro}/follows?entity_type=contact`, "pro")).status).toBe(400);
+      expect((await t.get(`/api/v1/projects/${project.pro}/follows?offset=${INT_MAX}`, "pro")).status).toBe(200);
+    });
+
+    it("concurrent follows of one entity create one follow; concurrent follow/unfollow leaves a consistent state", async () => {
+      const body = { project_id: project.pro, entity_type: "school", entity_id: k.s.adams };
+      const results = await Promise.all(Array.from({ length: 8 }, () => followAs("pro", body)));
+      expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+      const id = results[0].body.data.id;
+      const mixed = await Promise.all([unfollowAs("pro", id), followAs("pro", body), unfollowAs("pro", id), followAs("pro", body)]);
+      for (const r of mixed) expect(r.status).toBeLessThan(300);
+      const active = await t.db.query(`SELECT id FROM follows WHERE project_id = $1 AND entity_id = $2 AND unfollowed_at IS NULL`, [
+        project.pro,
+        k.s.adams,
+      ]);
+      expect(active.length).toBeLessThanOrEqual(1);
+    });
+
+    it("free plan: concurrent follows of distinct entities never exceed the slots", async () => {
+      const ds: string[] = [];
+      for (let i = 0; i < 6; i += 1) ds.push(await insertDistrict(t.db, { name: `Hostile ${i}`, state: "NE" }));
+      const results = await Promise.all(
+        ds.map((id) => followAs("free", { project_id: project.free, entity_type: "district", entity_id: id })),
+      );
+      expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+      expect(results.filter((r) => r.status === 403).map((r) => r.body.error)).toEqual(["FOLLOW_LIMIT", "FOLLOW_LIMIT", "FOLLOW_LIMIT"]);
+    });
+  });
+
+  describe("tenant isolation of lists in the contact filters", () => {
+    it("another organization's contact list is a 404, not an empty page and not its members", async () => {
+      const list = await insertList(t.db, t.orgs.pro, "contact", [k.c.ada]);
+      const res = await t.get(`/api/v1/contacts?list_id=${list}`);
+      expect(res.status).toBe(404);
+      const res2 = await t.get(`/api/v1/contacts?district_list_ids=${list}`);
+      expect(res2.status).toBe(404);
+    });
+  });
+});
