@@ -39,7 +39,7 @@ import {
 import { ERROR_BODY_EXTRAS, errorStatuses, type ErrorCode } from "../src/graphql/errors";
 import { camel, snake } from "../src/graphql/naming";
 import { operationVariables } from "./coerce";
-import type { BodyDoc, RouteSpec } from "./route";
+import { isDetailRead, type BodyDoc, type RouteSpec } from "./route";
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it) or any other object of the document. */
 export type Json = Record<string, unknown>;
@@ -51,7 +51,7 @@ export interface OpenApiDocument {
   security: Json[];
   tags: Json[];
   paths: Record<string, Record<string, Json>>;
-  components: { securitySchemes: Json; schemas: Record<string, Json>; responses: Record<string, Json> };
+  components: { securitySchemes: Json; schemas: Record<string, Json>; responses: Record<string, Json>; headers: Record<string, Json> };
 }
 
 export interface OpenApiOptions {
@@ -66,6 +66,16 @@ export const openApiPath = (expressPath: string): string => expressPath.replace(
 
 /** Error codes every endpoint can answer: bad input, no key, nothing at the path, and the masked internal error. */
 const COMMON_ERRORS: ErrorCode[] = ["BAD_USER_INPUT", "UNAUTHENTICATED", "NOT_FOUND", "INTERNAL_SERVER_ERROR"];
+
+/** Response headers (docs/http-conventions.md): the request id of every answer, the query cost of every run, detail reads' ETag. */
+const HEADERS: Record<string, Json> = {
+  "X-Request-Id": { description: "The request's id (the caller's X-Request-Id when valid), also in the logs.", schema: { type: "string" } },
+  "X-Query-Cost": { description: "The cost of the operation this request ran, with its variable values.", schema: { type: "integer" } },
+  "X-Query-Cost-Limit": { description: "The highest cost a request may have.", schema: { type: "integer" } },
+  "WWW-Authenticate": { description: 'The Bearer challenge (error="invalid_token" when a key was refused).', schema: { type: "string" } },
+  ETag: { description: "A weak validator of this caller's body; send it back as If-None-Match to get a 304.", schema: { type: "string" } },
+};
+const header = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
 
 export function openApiDocument(routes: RouteSpec[], schema: GraphQLSchema, options: OpenApiOptions): OpenApiDocument {
   const builder = new Builder(schema);
@@ -97,6 +107,7 @@ export function openApiDocument(routes: RouteSpec[], schema: GraphQLSchema, opti
       },
       schemas: builder.schemas,
       responses: builder.errorResponses(),
+      headers: HEADERS,
     },
   };
 }
@@ -145,6 +156,16 @@ class Builder {
       reserved.add(variable);
       const type = variables.get(variable)!.type;
       parameters.push({ name: header, in: "header", required: isNonNullType(type), ...this.describedInput(type, usages.get(variable)) });
+    }
+    const detail = isDetailRead(spec);
+    if (detail) {
+      parameters.push({
+        name: "If-None-Match",
+        in: "header",
+        required: false,
+        description: "An ETag this endpoint answered before: 304 with no body while the record reads the same.",
+        schema: { type: "string" },
+      });
     }
     const rest = [...variables.values()].filter((v) => !reserved.has(v.name));
     if (spec.input === "query") {
@@ -206,6 +227,14 @@ class Builder {
         },
       };
     }
+    const ran = {
+      "X-Request-Id": header("X-Request-Id"),
+      "X-Query-Cost": header("X-Query-Cost"),
+      "X-Query-Cost-Limit": header("X-Query-Cost-Limit"),
+    };
+    for (const response of Object.values(responses)) response.headers = { ...ran, ...(detail ? { ETag: header("ETag") } : {}) };
+    if (detail)
+      responses["304"] = { description: "Not Modified: If-None-Match named the current ETag.", headers: { ETag: header("ETag") } };
     const codes = [
       ...COMMON_ERRORS,
       ...(spec.input === "json-body" || spec.input === "string-body" ? ["PAYLOAD_TOO_LARGE" as const] : []),
@@ -265,6 +294,7 @@ class Builder {
       }
       responses[`Error${status}`] = {
         description: `${codes.map((c) => c.error).join(", ")} (${codes.map((c) => c.code).join(", ")})`,
+        headers: { "X-Request-Id": header("X-Request-Id"), ...(status === 401 ? { "WWW-Authenticate": header("WWW-Authenticate") } : {}) },
         content: { "application/json": { schema: variants.length === 1 ? variants[0] : { oneOf: variants } } },
       };
     }

@@ -48,6 +48,9 @@ export interface RouteSpec {
 export type BodyDoc =
   { select: string[]; wrap?: boolean } | { oneOf: BodyDoc[] } | { object: Record<string, BodyDoc> } | { items: BodyDoc } | { error: true };
 
+/** A detail read (GET /districts/{id} ...): answered with a weak ETag, and 304 to a matching If-None-Match. */
+export const isDetailRead = (spec: RouteSpec): boolean => spec.method === "GET" && spec.wrap === true && /\/:\w+$/.test(spec.path);
+
 export const route = <TData, TVariables>(
   spec: Omit<RouteSpec, "document"> & { document: TypedDocumentNode<TData, TVariables> },
 ): RouteSpec => spec as RouteSpec;

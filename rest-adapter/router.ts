@@ -19,7 +19,7 @@ import type { RestAdapterHost } from "../src/graphql/execution";
 import { camel, snake } from "../src/graphql/naming";
 import { coerceParameters, coerceString, operationVariables, ParameterError } from "./coerce";
 import { executeRoute } from "./executor";
-import type { RouteSpec } from "./route";
+import { isDetailRead, type RouteSpec } from "./route";
 
 export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Router {
   const router = Router();
@@ -28,7 +28,7 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
     if (!methodsOf.has(spec.path)) methodsOf.set(spec.path, new Set());
     methodsOf.get(spec.path)!.add(spec.method);
     // A detail read (GET /districts/{id} ...) answers with a weak ETag and 304 to a matching If-None-Match.
-    const detail = spec.method === "GET" && spec.wrap === true && /\/:\w+$/.test(spec.path);
+    const detail = isDetailRead(spec);
     const operation = getOperationAST(spec.document);
     if (!operation) throw new Error(`${spec.method} ${spec.path}: document has no single operation`);
     const variables = operationVariables(host.engine.schema, operation);

@@ -200,9 +200,22 @@ test("responses match their documented schemas (list, detail, organization, erro
   expect(list.status).toBe(200);
   expect(list.body.data.length).toBeGreaterThan(0);
   check(list.body, "/districts", "get", "200");
+  // The documented headers: cost on every run, ETag and 304 on detail reads, the Bearer challenge on 401.
+  expect(Object.keys((doc.paths["/districts"].get.responses as Record<string, Json>)["200"].headers as Json)).toEqual(
+    expect.arrayContaining(["X-Query-Cost", "X-Query-Cost-Limit", "X-Request-Id"]),
+  );
+  expect(list.headers["x-query-cost"]).toMatch(/^\d+$/);
+  expect(list.headers["x-request-id"]).toBeTruthy();
   const detail = await t.get(`/api/v1/districts/${districtId}`);
   expect(detail.status).toBe(200);
   check(detail.body, "/districts/{id}", "get", "200");
+  const detailOperation = doc.paths["/districts/{id}"].get;
+  expect((detailOperation.parameters as Json[]).some((p) => p.in === "header" && p.name === "If-None-Match")).toBe(true);
+  expect(Object.keys(detailOperation.responses as Json)).toContain("304");
+  expect(detail.headers.etag).toBeTruthy();
+  const notModified = await t.get(`/api/v1/districts/${districtId}`).set("If-None-Match", detail.headers.etag);
+  expect(notModified.status).toBe(304);
+  expect(Object.keys(doc.paths["/districts"].get.responses as Json)).not.toContain("304");
   const org = await t.get("/api/v1/org");
   check(org.body, "/org", "get", "200");
   const metrics = await t.get("/api/v1/metrics?entity_type=district");
@@ -215,6 +228,8 @@ test("responses match their documented schemas (list, detail, organization, erro
   check(bad.body, "/districts", "get", "400");
   const unauthenticated = await t.http.get("/api/v1/districts");
   check(unauthenticated.body, "/districts", "get", "401");
+  expect(Object.keys(doc.components.responses.Error401.headers as Json)).toContain("WWW-Authenticate");
+  expect(unauthenticated.headers["www-authenticate"]).toMatch(/^Bearer/);
   // A check that can fail: a body missing a documented key does not validate.
   const validate = ajv.compile(rebase(schemaOf("/districts/{id}", "get", "200")));
   const { name: _name, ...withoutName } = detail.body.data as Record<string, unknown>;

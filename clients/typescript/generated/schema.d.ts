@@ -2835,6 +2835,7 @@ export interface components {
         /** @description bad_request (BAD_USER_INPUT) */
         Error400: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2849,6 +2850,8 @@ export interface components {
         /** @description unauthorized (UNAUTHENTICATED) */
         Error401: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -2863,6 +2866,7 @@ export interface components {
         /** @description insufficient_credits (INSUFFICIENT_CREDITS) */
         Error402: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2872,6 +2876,7 @@ export interface components {
         /** @description forbidden, PARENT_ENTITY_LOCKED, FOLLOW_LIMIT (FORBIDDEN, PARENT_ENTITY_LOCKED, FOLLOW_LIMIT) */
         Error403: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2886,6 +2891,7 @@ export interface components {
         /** @description not_found (NOT_FOUND) */
         Error404: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2900,6 +2906,7 @@ export interface components {
         /** @description conflict (CONFLICT) */
         Error409: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2914,6 +2921,7 @@ export interface components {
         /** @description payload_too_large (PAYLOAD_TOO_LARGE) */
         Error413: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2928,6 +2936,7 @@ export interface components {
         /** @description internal_error (INTERNAL_SERVER_ERROR) */
         Error500: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2942,7 +2951,18 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id (the caller's X-Request-Id when valid), also in the logs. */
+        "X-Request-Id": string;
+        /** @description The cost of the operation this request ran, with its variable values. */
+        "X-Query-Cost": number;
+        /** @description The highest cost a request may have. */
+        "X-Query-Cost-Limit": number;
+        /** @description The Bearer challenge (error="invalid_token" when a key was refused). */
+        "WWW-Authenticate": string;
+        /** @description A weak validator of this caller's body; send it back as If-None-Match to get a 304. */
+        ETag: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2978,6 +2998,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3066,6 +3089,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3105,7 +3131,10 @@ export interface operations {
     getAssociation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this endpoint answered before: 304 with no body while the record reads the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Our association id (UUID). */
                 id: string;
@@ -3117,6 +3146,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3189,6 +3222,14 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
@@ -3242,6 +3283,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3355,6 +3399,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3394,7 +3441,10 @@ export interface operations {
     getChildcareCenter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this endpoint answered before: 304 with no body while the record reads the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Our center id (UUID). */
                 id: string;
@@ -3406,6 +3456,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3506,6 +3560,14 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
@@ -3569,6 +3631,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3742,6 +3807,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3806,7 +3874,10 @@ export interface operations {
     getContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this endpoint answered before: 304 with no body while the record reads the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Our contact id (UUID). */
                 id: string;
@@ -3818,6 +3889,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3825,6 +3900,14 @@ export interface operations {
                         data: components["schemas"]["ContactRecord"];
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -3917,6 +4000,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4089,6 +4175,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4128,7 +4217,10 @@ export interface operations {
     getDistrict: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this endpoint answered before: 304 with no body while the record reads the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Our district id (UUID). */
                 id: string;
@@ -4140,6 +4232,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4147,6 +4243,14 @@ export interface operations {
                         data: components["schemas"]["DistrictRecord"];
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -4157,7 +4261,10 @@ export interface operations {
     getDistrictByFedId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this endpoint answered before: 304 with no body while the record reads the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 fed_id: string;
             };
@@ -4168,6 +4275,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4175,6 +4286,14 @@ export interface operations {
                         data: components["schemas"]["DistrictRecord"];
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -4197,6 +4316,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4227,6 +4349,9 @@ export interface operations {
             /** @description The project already followed the entity. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4238,6 +4363,9 @@ export interface operations {
             /** @description The project now follows the entity. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4269,6 +4397,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4332,6 +4463,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4456,6 +4590,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4495,7 +4632,10 @@ export interface operations {
     getHeadStartProgram: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this endpoint answered before: 304 with no body while the record reads the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Our program id (UUID). */
                 id: string;
@@ -4507,6 +4647,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4514,6 +4658,14 @@ export interface operations {
                         data: components["schemas"]["HeadStartProgramRecord"];
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -4533,6 +4685,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4563,6 +4718,9 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4597,6 +4755,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4629,6 +4790,9 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4654,6 +4818,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4730,6 +4897,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4846,6 +5016,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4885,7 +5058,10 @@ export interface operations {
     getOperator: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this endpoint answered before: 304 with no body while the record reads the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Our operator id (UUID); a merged id returns the operator it became. */
                 id: string;
@@ -4897,6 +5073,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4904,6 +5084,14 @@ export interface operations {
                         data: components["schemas"]["OperatorRecord"];
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -4923,6 +5111,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4981,6 +5172,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5011,6 +5205,9 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5054,6 +5251,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5162,6 +5362,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5325,6 +5528,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5364,7 +5570,10 @@ export interface operations {
     getSchool: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this endpoint answered before: 304 with no body while the record reads the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Our school id (UUID). */
                 id: string;
@@ -5376,6 +5585,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5383,6 +5596,14 @@ export interface operations {
                         data: components["schemas"]["SchoolRecord"];
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -5409,6 +5630,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5429,7 +5653,10 @@ export interface operations {
     getSchoolByFedId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this endpoint answered before: 304 with no body while the record reads the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 fed_id: string;
             };
@@ -5440,6 +5667,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5447,6 +5678,14 @@ export interface operations {
                         data: components["schemas"]["SchoolRecord"];
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -5469,6 +5708,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5502,6 +5744,9 @@ export interface operations {
             /** @description Unlocked (or already unlocked); a batch answers each item's result or error body. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5513,6 +5758,9 @@ export interface operations {
             /** @description Accepted: credits held while the extraction runs; poll GET /unlock-status/{entityType}/{entityId}. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5546,6 +5794,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
                     [name: string]: unknown;
                 };
                 content: {
