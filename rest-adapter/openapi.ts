@@ -222,7 +222,7 @@ class Builder {
         description: spec.status === 201 ? "Created." : "OK.",
         content: {
           "application/json": {
-            schema: spec.wrap ? { type: "object", properties: { data: body }, required: ["data"] } : body,
+            schema: spec.wrap ? wrapped(body) : body,
           },
         },
       };
@@ -272,7 +272,13 @@ class Builder {
         variants.push({
           allOf: [
             { $ref: "#/components/schemas/ErrorBody" },
-            { type: "object", properties: { error: { enum: plain }, statusCode: { const: status } } },
+            {
+              type: "object",
+              properties: {
+                error: { enum: plain, description: `The error's kind at status ${status}.` },
+                statusCode: { const: status, description: `Always ${status}.` },
+              },
+            },
           ],
         });
       }
@@ -285,7 +291,11 @@ class Builder {
             { $ref: "#/components/schemas/ErrorBody" },
             {
               type: "object",
-              properties: { error: { const: error }, statusCode: { const: status }, ...extras },
+              properties: {
+                error: { const: error, description: `Always ${error}.` },
+                statusCode: { const: status, description: `Always ${status}.` },
+                ...extras,
+              },
               required: Object.keys(extras),
             },
           ],
@@ -419,13 +429,15 @@ class Builder {
     if ("oneOf" in doc) return { oneOf: doc.oneOf.map((d) => this.bodyDoc(d, from, fragments, where)) };
     if ("items" in doc) return { type: "array", items: this.bodyDoc(doc.items, from, fragments, where) };
     if ("object" in doc) {
-      const properties = Object.fromEntries(Object.entries(doc.object).map(([k, d]) => [k, this.bodyDoc(d, from, fragments, where)]));
+      const properties = Object.fromEntries(
+        Object.entries(doc.object).map(([k, d]) => [k, { description: doc.descriptions?.[k], ...this.bodyDoc(d, from, fragments, where) }]),
+      );
       return { type: "object", properties, required: Object.keys(properties) };
     }
     const named = getNamedType(from.type) as GraphQLObjectType;
     const target = this.select(named, from.selectionSet, fragments, doc.select, where);
     const body = this.outputSchema(target.type, target.selectionSet, fragments, true);
-    return doc.wrap ? { type: "object", properties: { data: body }, required: ["data"] } : body;
+    return doc.wrap ? wrapped(body) : body;
   }
 
   /**
@@ -579,6 +591,13 @@ function nullable(schema: Json): Json {
   if (schema.$ref) return { anyOf: [schema, { type: "null" }] };
   return schema; // any JSON value already includes null
 }
+
+/** A detail body: `{ data: record }`. */
+const wrapped = (body: Json): Json => ({
+  type: "object",
+  properties: { data: { ...body, description: body.description ?? "The record (or records) asked for." } },
+  required: ["data"],
+});
 
 function withDescription(schema: Json, description: string | null | undefined): Json {
   return description ? { ...schema, description } : schema;

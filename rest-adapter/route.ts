@@ -46,7 +46,11 @@ export interface RouteSpec {
  * object or an array of such bodies; or the generic error body (a batch item's failure).
  */
 export type BodyDoc =
-  { select: string[]; wrap?: boolean } | { oneOf: BodyDoc[] } | { object: Record<string, BodyDoc> } | { items: BodyDoc } | { error: true };
+  | { select: string[]; wrap?: boolean }
+  | { oneOf: BodyDoc[] }
+  | { object: Record<string, BodyDoc>; descriptions?: Record<string, string> }
+  | { items: BodyDoc }
+  | { error: true };
 
 /** A detail read (GET /districts/{id} ...): answered with a weak ETag, and 304 to a matching If-None-Match. */
 export const isDetailRead = (spec: RouteSpec): boolean => spec.method === "GET" && spec.wrap === true && /\/:\w+$/.test(spec.path);

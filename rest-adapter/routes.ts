@@ -223,7 +223,10 @@ export const routes: RouteSpec[] = [
         body: {
           oneOf: [
             { select: ["result"] },
-            { object: { results: { items: { oneOf: [{ select: ["results", "result"] }, { error: true }] } } } },
+            {
+              object: { results: { items: { oneOf: [{ select: ["results", "result"] }, { error: true }] } } },
+              descriptions: { results: "Each item's result, or its error body with its statusCode, in the order asked." },
+            },
           ],
         },
       },

@@ -115,7 +115,11 @@ export const ERROR_BODY_EXTRAS: Partial<Record<ErrorCode, Record<string, object>
     slots: {
       type: "object",
       description: "The plan's follow slots.",
-      properties: { used: { type: "integer" }, limit: { type: "integer" }, tier: { type: "string" } },
+      properties: {
+        used: { type: "integer", description: "Follow slots in use." },
+        limit: { type: "integer", description: "Follow slots the plan has." },
+        tier: { type: "string", description: "The plan." },
+      },
       required: ["used", "limit", "tier"],
     },
   },

@@ -235,3 +235,22 @@ test("responses match their documented schemas (list, detail, organization, erro
   const { name: _name, ...withoutName } = detail.body.data as Record<string, unknown>;
   expect(validate({ data: withoutName })).toBe(false);
 });
+
+test("every parameter and every property of the document has a description", () => {
+  const missing: string[] = [];
+  const walk = (node: unknown, where: string) => {
+    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${where}[${i}]`));
+    if (node === null || typeof node !== "object") return;
+    const object = node as Json;
+    if (object.properties && typeof object.properties === "object") {
+      for (const [name, property] of Object.entries(object.properties as Record<string, Json>))
+        if (!property.description) missing.push(`${where}.${name}`);
+    }
+    for (const [key, value] of Object.entries(object)) walk(value, `${where}/${key}`);
+  };
+  walk(doc, "");
+  for (const [path, methods] of Object.entries(doc.paths))
+    for (const [method, operation] of Object.entries(methods))
+      for (const p of (operation.parameters ?? []) as Json[]) if (!p.description) missing.push(`${method} ${path} ${p.in} ${p.name}`);
+  expect(missing).toEqual([]);
+});

@@ -2791,9 +2791,15 @@ export interface components {
             message: string;
         };
         InsufficientCreditsError: components["schemas"]["ErrorBody"] & {
-            /** @constant */
+            /**
+             * @description Always insufficient_credits.
+             * @constant
+             */
             error?: "insufficient_credits";
-            /** @constant */
+            /**
+             * @description Always 402.
+             * @constant
+             */
             statusCode?: 402;
             /** @description Credits available to the organization now. */
             balance: number;
@@ -2801,9 +2807,15 @@ export interface components {
             required: number;
         };
         ParentEntityLockedError: components["schemas"]["ErrorBody"] & {
-            /** @constant */
+            /**
+             * @description Always PARENT_ENTITY_LOCKED.
+             * @constant
+             */
             error?: "PARENT_ENTITY_LOCKED";
-            /** @constant */
+            /**
+             * @description Always 403.
+             * @constant
+             */
             statusCode?: 403;
             /**
              * @description The contact's parent entity type.
@@ -2819,14 +2831,23 @@ export interface components {
             unlock_cost: number;
         };
         FollowLimitError: components["schemas"]["ErrorBody"] & {
-            /** @constant */
+            /**
+             * @description Always FOLLOW_LIMIT.
+             * @constant
+             */
             error?: "FOLLOW_LIMIT";
-            /** @constant */
+            /**
+             * @description Always 403.
+             * @constant
+             */
             statusCode?: 403;
             /** @description The plan's follow slots. */
             slots: {
+                /** @description Follow slots in use. */
                 used: number;
+                /** @description Follow slots the plan has. */
                 limit: number;
+                /** @description The plan. */
                 tier: string;
             };
         };
@@ -2840,9 +2861,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ErrorBody"] & {
-                    /** @enum {unknown} */
+                    /**
+                     * @description The error's kind at status 400.
+                     * @enum {unknown}
+                     */
                     error?: "bad_request";
-                    /** @constant */
+                    /**
+                     * @description Always 400.
+                     * @constant
+                     */
                     statusCode?: 400;
                 };
             };
@@ -2856,9 +2883,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ErrorBody"] & {
-                    /** @enum {unknown} */
+                    /**
+                     * @description The error's kind at status 401.
+                     * @enum {unknown}
+                     */
                     error?: "unauthorized";
-                    /** @constant */
+                    /**
+                     * @description Always 401.
+                     * @constant
+                     */
                     statusCode?: 401;
                 };
             };
@@ -2881,9 +2914,15 @@ export interface components {
             };
             content: {
                 "application/json": (components["schemas"]["ErrorBody"] & {
-                    /** @enum {unknown} */
+                    /**
+                     * @description The error's kind at status 403.
+                     * @enum {unknown}
+                     */
                     error?: "forbidden";
-                    /** @constant */
+                    /**
+                     * @description Always 403.
+                     * @constant
+                     */
                     statusCode?: 403;
                 }) | components["schemas"]["ParentEntityLockedError"] | components["schemas"]["FollowLimitError"];
             };
@@ -2896,9 +2935,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ErrorBody"] & {
-                    /** @enum {unknown} */
+                    /**
+                     * @description The error's kind at status 404.
+                     * @enum {unknown}
+                     */
                     error?: "not_found";
-                    /** @constant */
+                    /**
+                     * @description Always 404.
+                     * @constant
+                     */
                     statusCode?: 404;
                 };
             };
@@ -2911,9 +2956,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ErrorBody"] & {
-                    /** @enum {unknown} */
+                    /**
+                     * @description The error's kind at status 409.
+                     * @enum {unknown}
+                     */
                     error?: "conflict";
-                    /** @constant */
+                    /**
+                     * @description Always 409.
+                     * @constant
+                     */
                     statusCode?: 409;
                 };
             };
@@ -2926,9 +2977,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ErrorBody"] & {
-                    /** @enum {unknown} */
+                    /**
+                     * @description The error's kind at status 413.
+                     * @enum {unknown}
+                     */
                     error?: "payload_too_large";
-                    /** @constant */
+                    /**
+                     * @description Always 413.
+                     * @constant
+                     */
                     statusCode?: 413;
                 };
             };
@@ -2941,9 +2998,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ErrorBody"] & {
-                    /** @enum {unknown} */
+                    /**
+                     * @description The error's kind at status 500.
+                     * @enum {unknown}
+                     */
                     error?: "internal_error";
-                    /** @constant */
+                    /**
+                     * @description Always 500.
+                     * @constant
+                     */
                     statusCode?: 500;
                 };
             };
@@ -3897,6 +3960,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["ContactRecord"];
                     };
                 };
@@ -4240,6 +4304,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["DistrictRecord"];
                     };
                 };
@@ -4283,6 +4348,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["DistrictRecord"];
                     };
                 };
@@ -4323,6 +4389,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["TimelineEventRecord"][];
                     };
                 };
@@ -4356,6 +4423,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["FollowRecord"];
                     };
                 };
@@ -4370,6 +4438,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["FollowRecord"];
                     };
                 };
@@ -4404,6 +4473,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["FollowRecord"];
                     };
                 };
@@ -4655,6 +4725,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["HeadStartProgramRecord"];
                     };
                 };
@@ -4692,6 +4763,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["ListRecord"][];
                     };
                 };
@@ -4725,6 +4797,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["ListRecord"];
                     };
                 };
@@ -4762,6 +4835,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["ListRecord"];
                     };
                 };
@@ -4825,6 +4899,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: {
                             /** @description The name to use in metric_query. */
                             metric: string;
@@ -5081,6 +5156,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["OperatorRecord"];
                     };
                 };
@@ -5179,6 +5255,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["ProjectRecord"][];
                     };
                 };
@@ -5212,6 +5289,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["ProjectRecord"];
                     };
                 };
@@ -5593,6 +5671,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["SchoolRecord"];
                     };
                 };
@@ -5637,6 +5716,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["SchoolRecord"];
                     };
                 };
@@ -5675,6 +5755,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["SchoolRecord"];
                     };
                 };
@@ -5715,6 +5796,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The record (or records) asked for. */
                         data: components["schemas"]["TimelineEventRecord"][];
                     };
                 };
@@ -5751,6 +5833,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnlockResultFields"] | {
+                        /** @description Each item's result, or its error body with its statusCode, in the order asked. */
                         results: (components["schemas"]["UnlockResultFields"] | components["schemas"]["ErrorBody"])[];
                     };
                 };
