@@ -7,6 +7,7 @@ import { createTestApp, type PlanKey, type TestApp } from "../support/app";
 import { insert, insertDistrict } from "../support/factories";
 import { insertList, insertUnlock } from "../support/school-factories";
 import { insertContactCatalogue, type ContactCatalogue } from "../contacts/fixtures";
+import { insertCenter, insertHeadStart, insertOperator } from "../support/early-childhood-factories";
 
 type Body = Record<string, any>;
 const GATED = ["email", "phone", "linkedin_url", "profile_summary", "key_facts"];
@@ -28,7 +29,7 @@ describe("issue 13 hostile probes", () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, { jobs: "send" }); // a pending contact unlock sends its enrichment job
     k = await insertContactCatalogue(t.db);
     association = await insert(t.db, "associations", {
       slug: "hostile-assoc",
@@ -217,6 +218,22 @@ describe("issue 13 hostile probes", () => {
       expect(res.errors).toBeUndefined();
     });
 
+    it("Operator.childcareCenters / headStartPrograms and HeadStartProgram.delegates at the largest offset: empty pages with totals", async () => {
+      const operator = await insertOperator(t.db, { name: "Hostile Operator" });
+      await insertCenter(t.db, { name: "Hostile Center", state: "NE", operator_id: operator });
+      const program = await insertHeadStart(t.db, { name: "Hostile Grant", state: "NE", operator_id: operator });
+      const res = await t.graphql(
+        `query($o: UUID!, $h: UUID!) {
+          operator(id: $o) { childcareCenters(offset: ${INT_MAX}, limit: 200) { data { id } pagination { total } }
+                             headStartPrograms(offset: ${INT_MAX}) { data { id } pagination { total } } }
+          headStartProgram(id: $h) { delegates(offset: ${INT_MAX}) { data { id } } } }`,
+        { o: operator, h: program },
+      );
+      expect(res.errors).toBeUndefined();
+      expect(res.data.operator.childcareCenters).toEqual({ data: [], pagination: { total: 1 } });
+      expect(res.data.operator.headStartPrograms).toEqual({ data: [], pagination: { total: 1 } });
+    });
+
     it.each([
       ["negative limit", `query($d: UUID!) { district(id: $d) { contacts(limit: -1) { data { id } } } }`, /limit/],
       ["limit over max", `query($d: UUID!) { district(id: $d) { contacts(limit: 201) { data { id } } } }`, /limit/],
@@ -226,6 +243,62 @@ describe("issue 13 hostile probes", () => {
       const res = await t.graphql(q, { d: k.d.alpha });
       expect(res.errors?.[0].message).toMatch(text);
       expect(res.errors?.[0].extensions?.code).toMatch(/BAD_REQUEST|BAD_USER_INPUT|GRAPHQL_VALIDATION_FAILED/);
+    });
+  });
+
+  describe("odd encodings, ids and bodies", () => {
+    it.each([
+      ["invalid percent-encoding in search", "/api/v1/contacts?search=%E0%A4%A", [200, 400]],
+      ["a lone surrogate in search", "/api/v1/contacts?search=%ED%A0%80", [200, 400]],
+      ["a bare % as a uuid", "/api/v1/contacts?district_id=%25", [400]],
+      ["invalid percent-encoding in the id", "/api/v1/contacts/%E0%A4%A", [400]],
+      ["an uppercase uuid", `/api/v1/contacts/${NO_SUCH.toUpperCase()}`, [404]],
+      ["a braced uuid", `/api/v1/contacts/{${NO_SUCH}}`, [404]],
+      ["a uuid with a trailing newline", `/api/v1/contacts/${NO_SUCH}%0A`, [400]],
+      ["a uuid with a SQL tail", `/api/v1/contacts/${NO_SUCH}'--`, [400]],
+      ["follows of a braced project", `/api/v1/projects/{${NO_SUCH}}/follows`, [404]],
+      ["an association id with a trailing space", `/api/v1/associations/${NO_SUCH}%20`, [400]],
+    ])("%s: no 5xx", async (_name, path, statuses) => {
+      const res = await t.get(path);
+      expect(statuses).toContain(res.status);
+      if (res.status >= 400) expect(res.body.statusCode).toBe(res.status);
+    });
+
+    it("a braced uuid (accepted by the UUID scalar) reads the same record everywhere, never a 5xx", async () => {
+      const braced = (id: string) => `{${id.toUpperCase()}}`;
+      const detail = await t.get(`/api/v1/contacts/${braced(k.c.gus)}`);
+      expect([detail.status, detail.body.data?.id]).toEqual([200, k.c.gus]);
+      const assoc = await t.get(`/api/v1/associations/${braced(association)}`);
+      expect([assoc.status, assoc.body.data?.id]).toEqual([200, association]);
+      const list = await t.get(`/api/v1/contacts?district_id=${braced(k.d.beta)}`);
+      expect([list.status, list.body.data?.map((r: Body) => r.id)]).toEqual([200, [k.c.gus]]);
+      const project = (await t.post("/api/v1/projects", { name: "Braced" }, "pro").expect(201)).body.data.id as string;
+      const follow = await t.post(
+        "/api/v1/follows",
+        { project_id: braced(project), entity_type: "district", entity_id: braced(k.d.beta) },
+        "pro",
+      );
+      expect([follow.status, follow.body.data?.entity_id]).toEqual([201, k.d.beta]);
+      const follows = await t.get(`/api/v1/projects/${braced(project)}/follows`, "pro");
+      expect([follows.status, follows.body.data?.length]).toEqual([200, 1]);
+      const gone = await t.http.delete(`/api/v1/follows/${braced(follow.body.data.id)}`).set("Authorization", auth("pro"));
+      expect([gone.status, gone.body.data?.unfollowed_at]).toEqual([200, expect.any(String)]);
+      const unlock = await t.post("/api/v1/unlock", { entity_type: "contact", entity_id: braced(k.c.gus) }, "pro");
+      expect([unlock.status, unlock.body.parent_entity_id]).toEqual([403, k.d.beta]);
+      const status = await t.get(`/api/v1/unlock-status/contact/${braced(k.c.gus)}`, "pro");
+      expect([status.status, status.body.entity_id]).toEqual([200, k.c.gus]);
+    });
+
+    it("an oversized body is refused 413, not read", async () => {
+      const res = await t.post("/api/v1/contacts", { search: "x".repeat(3_000_000) });
+      expect(res.status).toBe(413);
+    });
+
+    it("a follow sent as text/plain or form data is a 400", async () => {
+      const text = await t.http.post("/api/v1/follows").set("Authorization", auth("pro")).set("Content-Type", "text/plain").send("x");
+      expect(text.status).toBe(400);
+      const form = await t.http.post("/api/v1/follows").set("Authorization", auth("pro")).type("form").send({ project_id: NO_SUCH });
+      expect(form.status).toBe(400);
     });
   });
 
@@ -245,6 +318,23 @@ describe("issue 13 hostile probes", () => {
       await expect4xx(`/api/v1/associations${query}`, 400, text);
     });
 
+    it.each([
+      ["people limit 0", `query($a: UUID!) { association(id: $a) { people(limit: 0) { title } } }`, /limit/],
+      ["people limit over max", `query($a: UUID!) { association(id: $a) { people(limit: 201) { title } } }`, /limit/],
+      ["sections limit negative", `query($a: UUID!) { association(id: $a) { sections(limit: -3) { id } } }`, /limit/],
+    ])("GraphQL %s: a coded 400 error", async (_name, q, text) => {
+      const res = await t.graphql(q, { a: association });
+      expect(res.errors?.[0].message).toMatch(text);
+      expect(res.errors?.[0].extensions?.code).toMatch(/BAD_REQUEST|BAD_USER_INPUT/);
+    });
+
+    it("GraphQL people of a redacted person: the name stays redacted at every limit", async () => {
+      const res = await t.graphql(`query($a: UUID!) { association(id: $a) { people(limit: 200) { name title redacted } } }`, {
+        a: association,
+      });
+      expect(JSON.stringify(res)).not.toContain("Secret Name");
+    });
+
     it("detail: malformed id 400, unknown 404, redacted names stay redacted", async () => {
       await t.get("/api/v1/associations/nope").expect(400);
       await t.get(`/api/v1/associations/${NO_SUCH}`).expect(404);
@@ -256,8 +346,7 @@ describe("issue 13 hostile probes", () => {
 
   describe("contact unlock", () => {
     const unlock = (body: unknown, plan: PlanKey = "enterprise") => t.post("/api/v1/unlock", body, plan);
-    const credits = async (plan: PlanKey) =>
-      (await t.get("/api/v1/org", plan).expect(200)).body.credits ?? (await t.get("/api/v1/org", plan)).body.data?.credits;
+    const credits = async (plan: PlanKey) => (await t.get("/api/v1/org", plan).expect(200)).body.credits.balance as number;
 
     it("a paid organization with the parent locked: 403 PARENT_ENTITY_LOCKED, no credits taken, no unlock row", async () => {
       const before = await credits("enterprise");
@@ -280,6 +369,45 @@ describe("issue 13 hostile probes", () => {
       const b = JSON.parse(JSON.stringify(body).replace("HIDDEN", k.hidden.eve).replace("ADA", k.c.ada));
       const res = await unlock(b, "pro");
       expect([res.status, res.body.statusCode]).toEqual([status, status]);
+    });
+
+    it("concurrent unlocks of one contact charge once; a pending contact unlock keeps the gated fields null", async () => {
+      await unlock({ entity_type: "district", entity_id: k.d.alpha }, "internal").expect(200);
+      const before = await credits("internal");
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => unlock({ entity_type: "contact", entity_id: k.c.ada }, "internal")),
+      );
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(before - (await credits("internal"))).toBe(2);
+      // Bob is not enriched: the unlock waits for the enrichment (202), his gated fields stay null meanwhile.
+      const pending = await unlock({ entity_type: "contact", entity_id: k.c.bob }, "internal");
+      expect(pending.status).toBe(202);
+      const body = (await t.get(`/api/v1/contacts?search=Builder&unique=false`, "internal").expect(200)).body;
+      for (const r of body.data) for (const f of GATED) expect(r[f]).toBeNull();
+      expect(body._access_summary.unlocked).toBe(0);
+    });
+
+    it("a batch mixing good, locked, unlisted, malformed-looking and repeated contacts answers item by item", async () => {
+      const res = await unlock(
+        {
+          entities: [
+            { entity_type: "contact", entity_id: k.c.ada },
+            { entity_type: "contact", entity_id: k.c.ada },
+            { entity_type: "contact", entity_id: k.c.gus },
+            { entity_type: "contact", entity_id: k.hidden.hal },
+            { entity_type: "contact", entity_id: NO_SUCH },
+          ],
+        },
+        "internal",
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.results.map((r: Body) => r.statusCode ?? r.outcome ?? r.state)).toEqual([
+        expect.anything(),
+        expect.anything(),
+        403,
+        404,
+        404,
+      ]);
     });
 
     it("another organization's contact unlock does not unlock for this one (detail, status)", async () => {
@@ -350,6 +478,20 @@ describe("issue 13 hostile probes", () => {
         k.s.adams,
       ]);
       expect(active.length).toBeLessThanOrEqual(1);
+    });
+
+    it("concurrent DELETEs of one follow all answer the same first unfollow time", async () => {
+      const made = (await followAs("pro", { project_id: project.pro, entity_type: "district", entity_id: k.d.beta }).expect(201)).body.data;
+      const results = await Promise.all(Array.from({ length: 6 }, () => unfollowAs("pro", made.id)));
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(new Set(results.map((r) => r.body.data.unfollowed_at)).size).toBe(1);
+    });
+
+    it("unknown or camelCase body keys are refused, not silently ignored", async () => {
+      const res = await followAs("pro", { projectId: project.pro, entityType: "district", entityId: k.d.beta });
+      expect(res.status).toBe(400);
+      const res2 = await t.post("/api/v1/contacts", { districtId: k.d.beta }, "pro");
+      expect(res2.status).toBe(400);
     });
 
     it("free plan: concurrent follows of distinct entities never exceed the slots", async () => {
