@@ -3,6 +3,8 @@
  * relations): malformed and extreme input must answer 4xx naming the problem (never 5xx or a stall), and
  * a locked contact's gated fields, another organization's unlocks, follows and lists must never show.
  */
+import { createApiKey } from "../../src/features/auth/api-key.service";
+import { createOrganization } from "../../src/features/organizations/organization.service";
 import { createTestApp, type PlanKey, type TestApp } from "../support/app";
 import { insert, insertDistrict } from "../support/factories";
 import { insertList, insertUnlock } from "../support/school-factories";
@@ -38,6 +40,9 @@ describe("issue 13 hostile probes", () => {
       state: "NE",
       data_source: "demo",
     });
+    // pro unlocked Ada's second (unenriched) row; enterprise unlocks nothing.
+    await insertUnlock(t.db, t.orgs.pro, "district", k.d.alpha);
+    await insertUnlock(t.db, t.orgs.pro, "contact", k.c.ada2);
     await insert(t.db, "association_people", {
       association_id: association,
       name: "Secret Name",
@@ -132,12 +137,6 @@ describe("issue 13 hostile probes", () => {
   });
 
   describe("gating: a locked contact's gated fields never show", () => {
-    beforeAll(async () => {
-      // pro unlocked Ada's second (unenriched) row; enterprise unlocked nothing.
-      await insertUnlock(t.db, t.orgs.pro, "district", k.d.alpha);
-      await insertUnlock(t.db, t.orgs.pro, "contact", k.c.ada2);
-    });
-
     const gatedOf = (r: Body) => Object.fromEntries(GATED.map((f) => [f, r[f]]));
     const allNull = Object.fromEntries(GATED.map((f) => [f, null]));
 
@@ -289,6 +288,40 @@ describe("issue 13 hostile probes", () => {
       expect([status.status, status.body.entity_id]).toEqual([200, k.c.gus]);
     });
 
+    it.each([
+      ["?__proto__[limit]=1"],
+      ["?__proto__=1"],
+      ["?constructor=1"],
+      ["?toString=1"],
+      ["?hasOwnProperty=x"],
+      ["?limit[]=1"],
+      ["?limit[a]=1"],
+      ["?search[]=a&search[]=b"],
+    ])("query %s on GET /contacts: a 400 naming it, no 5xx", async (query) => {
+      const res = await t.get(`/api/v1/contacts${query}`);
+      expect([res.status, res.body.statusCode]).toEqual([400, 400]);
+    });
+
+    it.each([
+      ['{"__proto__": {"limit": 1}}'],
+      ['{"constructor": {"prototype": {"limit": 1}}}'],
+      ['{"toString": "x"}'],
+      ['{"hasOwnProperty": 1}'],
+      ['{"limit": 1, "limit": 2}'],
+      ['{"limit": 1e400}'],
+      ['{"limit": null, "offset": null, "search": null}'],
+    ])("POST /contacts body %s: 400 or the default page, no 5xx", async (raw) => {
+      const res = await t.http
+        .post("/api/v1/contacts")
+        .set("Authorization", auth("enterprise"))
+        .set("Content-Type", "application/json")
+        .send(raw);
+      expect([200, 400]).toContain(res.status);
+      if (res.status === 200) expect(res.body.pagination.limit).toBe(50);
+      // no prototype was polluted
+      expect(({} as Body).limit).toBeUndefined();
+    });
+
     it("an oversized body is refused 413, not read", async () => {
       const res = await t.post("/api/v1/contacts", { search: "x".repeat(3_000_000) });
       expect(res.status).toBe(413);
@@ -299,6 +332,32 @@ describe("issue 13 hostile probes", () => {
       expect(text.status).toBe(400);
       const form = await t.http.post("/api/v1/follows").set("Authorization", auth("pro")).type("form").send({ project_id: NO_SUCH });
       expect(form.status).toBe(400);
+    });
+  });
+
+  describe("GraphQL arguments REST never sends", () => {
+    it.each([
+      ["empty district list ids", `{ contacts(filter: { districtListIds: [] }) { data { id } } }`, /district_list_ids/],
+      ["blank search", `{ contacts(filter: { search: "   " }) { data { id } } }`, /search/],
+      ["empty state", `{ contacts(filter: { state: "" }) { data { id } } }`, /state/],
+      ["blank title_ilike", `{ contacts(filter: { titleIlike: " " }) { data { id } } }`, /title_ilike/],
+      ["empty association states", `{ associations(filter: { state: [] }) { data { id } } }`, /state/],
+      ["empty association kinds", `{ associations(filter: { kind: [] }) { data { id } } }`, /kind/],
+      ["empty association ids", `{ associations(filter: { ids: [] }) { data { id } } }`, /ids/],
+      ["limit over int", `{ contacts(limit: 2147483648) { data { id } } }`, /Int|limit/],
+    ])("%s: a 400-class error naming it", async (_name, q, text) => {
+      const res = await t.graphql(q);
+      expect(res.errors?.[0].message).toMatch(text);
+      expect(res.errors?.[0].extensions?.code).toMatch(/BAD_REQUEST|BAD_USER_INPUT|GRAPHQL_VALIDATION_FAILED/);
+    });
+
+    it("null arguments take the defaults", async () => {
+      const res = await t.graphql(
+        `{ contacts(limit: null, offset: null, orderBy: null, orderAscending: null, unique: null, filter: null) { pagination { limit offset } }
+           associations(limit: null, offset: null, orderBy: null, filter: null) { pagination { limit } } }`,
+      );
+      expect(res.errors).toBeUndefined();
+      expect(res.data.contacts.pagination).toEqual({ limit: 50, offset: 0 });
     });
   });
 
@@ -408,6 +467,37 @@ describe("issue 13 hostile probes", () => {
         404,
         404,
       ]);
+    });
+
+    it("a batch unlocking the parent before its contact decides the contact after the parent (in order)", async () => {
+      const res = await unlock(
+        {
+          entities: [
+            { entity_type: "district", entity_id: k.d.beta },
+            { entity_type: "contact", entity_id: k.c.gus },
+          ],
+        },
+        "free",
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.results.map((r: Body) => r.outcome ?? r.error)).toEqual(["unlocked", "unlock_pending"]);
+    });
+
+    it("a contact unlock without enough credits is a 402, nothing held; unlock-status refuses malformed input", async () => {
+      const { organizationId } = await createOrganization(t.db, { name: "Poor", plan: "pro", credits: 7 });
+      const key = (await createApiKey(t.db, organizationId)).apiKey;
+      const as = (body: unknown) =>
+        t.http
+          .post("/api/v1/unlock")
+          .set("Authorization", `Bearer ${key}`)
+          .send(body as object);
+      await as({ entity_type: "district", entity_id: k.d.alpha }).expect(200); // 6 of 7
+      const res = await as({ entity_type: "contact", entity_id: k.c.bob });
+      expect([res.status, res.body.statusCode]).toEqual([402, 402]);
+      const org = (await t.http.get("/api/v1/org").set("Authorization", `Bearer ${key}`).expect(200)).body.credits;
+      expect(org).toEqual({ balance: 1, held: 0, available: 1 });
+      for (const path of ["contact/zz", "contacts/" + k.c.bob, "contact/%00", "Contact/" + k.c.bob])
+        expect((await t.get(`/api/v1/unlock-status/${path}`)).status).toBe(400);
     });
 
     it("another organization's contact unlock does not unlock for this one (detail, status)", async () => {
