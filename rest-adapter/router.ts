@@ -44,6 +44,7 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
     const method = spec.method.toLowerCase() as "get" | "post" | "patch" | "put" | "delete";
 
     router[method](spec.path, async (req: Request, res: Response) => {
+      res.locals.route = `${req.baseUrl}${spec.path}`; // the metrics' and access log's route label
       let vars: Record<string, unknown>;
       try {
         vars = {};

@@ -11,7 +11,6 @@ import { expressMiddleware } from "@as-integrations/express5";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Env } from "./config/env";
 import type { Db } from "./db/client";
-import { pendingMigrations } from "./db/migrate";
 import { ApiKeyAuthenticator } from "./features/auth/api-key.service";
 import type { Viewer } from "./features/auth/viewer";
 import { createContext, type Context } from "./graphql/context";
@@ -23,7 +22,9 @@ import { startRequestBudget } from "./graphql/request-budget";
 import { getSchema } from "./graphql/schema";
 import { browserPages } from "./http/pages";
 import { bearerChallenge, compressResponses, cors, methodNotAllowed, parseCorsOrigins } from "./http/conventions";
-import { logger } from "./logger";
+import { logger, withRequestContext } from "./logger";
+import { routeLabel, type Metrics } from "./observability/metrics";
+import { checkReadiness, type WorkerHealth } from "./observability/readiness";
 
 export interface AppDeps {
   db: Db;
@@ -31,6 +32,10 @@ export interface AppDeps {
   rest?: RestAdapterFactory;
   /** The job queue (sending only unless this process is also a worker). */
   jobs?: JobQueue;
+  /** This process's worker loop, when it works jobs (readiness reports it). */
+  worker?: () => WorkerHealth;
+  /** Request metrics, when METRICS_PORT is set (src/observability/metrics.ts). */
+  metrics?: Metrics;
 }
 
 export interface App {
@@ -67,19 +72,16 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.set("etag", false);
   app.set("query parser", "simple");
   app.use(requestId);
+  app.use(accessLog);
+  if (deps.metrics) app.use(deps.metrics.record);
   app.use(compressResponses());
   app.use(cors(parseCorsOrigins(env.CORS_ORIGINS)));
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
   app.get("/readyz", async (_req, res) => {
-    try {
-      const pending = await pendingMigrations(db);
-      if (pending.length) res.status(503).json({ status: "migrations_pending", pending });
-      else res.json({ status: "ready", database: db.kind });
-    } catch {
-      res.status(503).json({ status: "database_unreachable" });
-    }
+    const { httpStatus, body } = await checkReadiness({ db, jobs: deps.jobs !== undefined, worker: deps.worker });
+    res.status(httpStatus).json(body);
   });
   app.all(["/healthz", "/readyz"], methodNotAllowed(["GET", "HEAD", "OPTIONS"]));
 
@@ -155,6 +157,26 @@ function requestId(req: Request, res: Response, next: NextFunction): void {
   const id = typeof inbound === "string" && /^[\w.-]{1,128}$/.test(inbound) ? inbound : crypto.randomUUID();
   res.locals.requestId = id;
   res.setHeader("X-Request-Id", id);
+  // Every log line written while this request is handled carries its id (src/logger.ts).
+  withRequestContext(id, next);
+}
+
+/** One structured line per finished request: method, route pattern, status, duration, request id. */
+function accessLog(req: Request, res: Response, next: NextFunction): void {
+  const start = process.hrtime.bigint();
+  res.on("finish", () => {
+    const fields = {
+      requestId: res.locals.requestId,
+      method: req.method,
+      route: routeLabel(req, res),
+      // The path as requested (the mount point included), without its query string (parameters stay out of logs).
+      path: req.originalUrl.split("?")[0].slice(0, 200),
+      status: res.statusCode,
+      duration_ms: Math.round(Number(process.hrtime.bigint() - start) / 1e4) / 100,
+    };
+    if (res.statusCode >= 500) logger.error("request", fields);
+    else logger.info("request", fields);
+  });
   next();
 }
 

@@ -13,12 +13,16 @@ import { openDatabase } from "./db/open";
 import { migrate } from "./db/migrate";
 import { createHttpServer } from "./http-server";
 import { logger } from "./logger";
+import { createMetrics, createMetricsServer } from "./observability/metrics";
+import { checkReadiness } from "./observability/readiness";
 import { StartupError } from "./startup-error";
 
 export interface Started {
   server: http.Server;
   db: Db;
   port: number;
+  /** The metrics listener's port, when METRICS_PORT is set. */
+  metricsPort?: number;
   stop(): Promise<void>;
 }
 
@@ -27,6 +31,7 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
   const t0 = Date.now();
   const db = await openDatabase(env, { serving: true });
   let server: http.Server;
+  let metricsServer: http.Server | undefined;
   let stopApp: () => Promise<void>;
   try {
     const migrated = await migrate(db);
@@ -36,17 +41,23 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
     // Every role starts the job queue (the API sends jobs); worker and all also work them (src/jobs/worker.ts).
     const { startJobs } = await import("./jobs/worker");
     const jobs = await startJobs(db, env, { work: options.role !== "api" });
+    // Metrics on their own port when asked for (docs/operations.md); every role has them.
+    const metrics = env.METRICS_PORT !== undefined ? createMetrics(db) : undefined;
     if (options.role === "worker") {
-      // A worker answers /healthz only; it serves no API.
+      // A worker answers /healthz and /readyz only; it serves no API.
       stopApp = () => jobs.stop();
       server = http.createServer((req, res) => {
-        const ok = req.url === "/healthz";
-        res
-          .writeHead(ok ? 200 : 404, { "Content-Type": "application/json" })
-          .end(JSON.stringify(ok ? { status: "ok", role: "worker" } : { error: "not_found" }));
+        const send = (status: number, body: unknown) =>
+          res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+        if (req.url === "/healthz") return send(200, { status: "ok", role: "worker" });
+        if (req.url === "/readyz") {
+          void checkReadiness({ db, jobs: true, worker: jobs.health }).then(({ httpStatus, body }) => send(httpStatus, body));
+          return;
+        }
+        send(404, { error: "not_found", statusCode: 404 });
       });
     } else {
-      const created = await createApp({ db, env, rest: options.rest, jobs: jobs.queue });
+      const created = await createApp({ db, env, rest: options.rest, jobs: jobs.queue, worker: jobs.health, metrics });
       stopApp = async () => {
         await created.stop();
         await jobs.stop();
@@ -55,7 +66,12 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
     }
     try {
       await listen(server, env.PORT, env.HOST);
+      if (metrics) {
+        metricsServer = createMetricsServer(metrics);
+        await listen(metricsServer, env.METRICS_PORT!, env.HOST, "METRICS_PORT");
+      }
     } catch (error) {
+      if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
       await stopApp().catch(() => undefined);
       throw error;
     }
@@ -65,29 +81,31 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
     throw error;
   }
   const port = (server.address() as { port: number }).port;
-  logger.info("listening", { port, database: db.kind, role: options.role, startup_ms: Date.now() - t0 });
+  const metricsPort = metricsServer ? (metricsServer.address() as { port: number }).port : undefined;
+  logger.info("listening", { port, metrics_port: metricsPort, database: db.kind, role: options.role, startup_ms: Date.now() - t0 });
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (metricsServer) await new Promise<void>((resolve) => metricsServer!.close(() => resolve()));
       await stopApp();
       await db.close();
     })());
-  return { server, db, port, stop };
+  return { server, db, port, metricsPort, stop };
 }
 
 /** Binds the port; a port in use (or not permitted) rejects with one clear line, not an uncaught error. */
-function listen(server: http.Server, port: number, host: string): Promise<void> {
+function listen(server: http.Server, port: number, host: string, setting = "PORT"): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       server.removeListener("listening", onListening);
       const where = `port ${port} on ${host}`;
       const [code, message] =
         error.code === "EADDRINUSE"
-          ? ["port_in_use", `${where} is already in use (EADDRINUSE); stop the other process or set PORT`]
+          ? ["port_in_use", `${where} is already in use (EADDRINUSE); stop the other process or set ${setting}`]
           : error.code === "EACCES"
-            ? ["port_not_permitted", `${where} is not permitted (EACCES); choose a port above 1023 or set PORT`]
+            ? ["port_not_permitted", `${where} is not permitted (EACCES); choose a port above 1023 or set ${setting}`]
             : error.code === "EADDRNOTAVAIL"
               ? ["address_not_available", `${where}: no such address on this machine (EADDRNOTAVAIL); set HOST`]
               : ["listen_failed", `cannot listen on ${where}: ${error.message}`];

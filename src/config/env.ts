@@ -7,6 +7,8 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default("./.data"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Prometheus metrics (GET /metrics) on this port, on HOST; unset: no metrics listener (docs/operations.md). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   HOST: z.string().default("0.0.0.0"),
   LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
   /** Origins browsers may call the API from: `*`, or exact origins comma-separated; unset: none (docs/http-conventions.md). */

@@ -7,11 +7,14 @@ import type { Env } from "../config/env";
 import type { Db } from "../db/client";
 import { sweepExpiredHolds } from "../features/unlocks/unlock.jobs";
 import { logger } from "../logger";
+import type { WorkerHealth } from "../observability/readiness";
 import { JobQueue } from "./queue";
 import { JOBS } from "./registry";
 
 export interface Jobs {
   queue: JobQueue;
+  /** The worker loop's liveness (readiness, src/observability/readiness.ts). */
+  health(): WorkerHealth;
   stop(): Promise<void>;
 }
 
@@ -19,15 +22,29 @@ export async function startJobs(db: Db, env: Env, options: { work: boolean }): P
   const queue = await JobQueue.start(db, { jobs: JOBS, env });
   let sweeper: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
+  let lastSweepOkAt = new Date();
+  let lastError: string | undefined;
   if (options.work) {
     await queue.work({ db, env });
     sweeper = setInterval(() => {
-      sweeping = sweepExpiredHolds(db).catch((error: Error) => logger.warn("hold sweeper failed", { error: error.message }));
+      sweeping = sweepExpiredHolds(db).then(
+        () => {
+          lastSweepOkAt = new Date();
+          lastError = undefined;
+        },
+        (error: Error) => {
+          lastError = error.message.slice(0, 200);
+          logger.warn("hold sweeper failed", { error: error.message });
+        },
+      );
     }, env.WORKER_POLL_SECONDS * 1000);
     sweeper.unref();
   }
+  // Three missed sweeps (at least 10 s) before the worker counts as stalled: one slow sweep is not an outage.
+  const staleAfterMs = Math.max(3 * env.WORKER_POLL_SECONDS * 1000, 10_000);
   return {
     queue,
+    health: () => ({ working: options.work, lastSweepOkAt, staleAfterMs, lastError }),
     async stop() {
       if (sweeper) clearInterval(sweeper);
       await sweeping;

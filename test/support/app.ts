@@ -11,6 +11,7 @@ import { loadEnv } from "../../src/config/env";
 import { createApiKey } from "../../src/features/auth/api-key.service";
 import { createOrganization } from "../../src/features/organizations/organization.service";
 import { createHttpServer } from "../../src/http-server";
+import { createMetrics, type Metrics } from "../../src/observability/metrics";
 import type { Jobs } from "../../src/jobs/worker";
 import { createTestDb, type TestDb } from "./db";
 
@@ -26,6 +27,8 @@ export interface TestApp {
   orgs: Record<PlanKey, string>;
   /** The job queue, when created with `{ jobs: "send" | "work" }`. */
   jobs?: Jobs;
+  /** The request metrics, when created with `{ metrics: true }`. */
+  metrics?: Metrics;
   /** GET with the given plan's key. */
   get(path: string, plan?: PlanKey): supertest.Test;
   post(path: string, body: unknown, plan?: PlanKey): supertest.Test;
@@ -35,7 +38,7 @@ export interface TestApp {
 
 export async function createTestApp(
   envOverrides: Record<string, string> = {},
-  options: { jobs?: "send" | "work"; db?: TestDb } = {},
+  options: { jobs?: "send" | "work"; db?: TestDb; metrics?: boolean } = {},
 ): Promise<TestApp> {
   const db = options.db ?? (await createTestDb());
   const env = loadEnv({ LOG_LEVEL: "silent", API_KEY_CACHE_SECONDS: "0", ...envOverrides });
@@ -43,7 +46,8 @@ export async function createTestApp(
   const jobs = options.jobs
     ? await (await import("../../src/jobs/worker")).startJobs(db, env, { work: options.jobs === "work" })
     : undefined;
-  const { app, stop, engine } = await createApp({ db, env, rest: restAdapter, jobs: jobs?.queue });
+  const metrics = options.metrics ? createMetrics(db) : undefined;
+  const { app, stop, engine } = await createApp({ db, env, rest: restAdapter, jobs: jobs?.queue, worker: jobs?.health, metrics });
   const server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const keys = {} as Record<PlanKey, string>;
@@ -65,6 +69,7 @@ export async function createTestApp(
     server,
     engine,
     jobs,
+    metrics,
     http: agent,
     keys,
     orgs,
