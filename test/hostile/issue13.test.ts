@@ -202,6 +202,54 @@ describe("issue 13 hostile probes", () => {
     });
   });
 
+  describe("a parent's re-extraction (POST /unlock re_extract runs the pipeline again)", () => {
+    // pipeline.ts sets the parent's status to processing when a run starts and to error when it fails; a parent
+    // extracted before keeps content_extracted_at. Its contacts were extracted: they stay listed for everyone.
+    let district: string;
+    let contact: string;
+    beforeAll(async () => {
+      district = await insertDistrict(t.db, { name: "Rerun District", state: "KS", status: "completed", content_extracted_at: new Date() });
+      contact = await insert(t.db, "contacts", {
+        name: "Rita Rerun",
+        title: "Superintendent",
+        district_id: district,
+        state: "KS",
+        is_district_contact: true,
+        email: "rita@rerun.example.org",
+        enrichment_status: "completed",
+        data_source: "demo",
+        source: "demo",
+      });
+      await insertUnlock(t.db, t.orgs.pro, "district", district);
+      await insertUnlock(t.db, t.orgs.pro, "contact", contact);
+    });
+
+    it.each(["processing", "error"])(
+      "parent %s after an earlier extraction: its contacts stay listed, unlockable and unlocked",
+      async (status) => {
+        await t.db.query(`UPDATE districts SET status = $2 WHERE id = $1`, [district, status]);
+        const detail = await t.get(`/api/v1/contacts/${contact}`, "pro");
+        expect([detail.status, detail.body.data?.email]).toEqual([200, "rita@rerun.example.org"]);
+        const list = (await t.get(`/api/v1/contacts?district_id=${district}`, "pro").expect(200)).body;
+        expect([list.data.map((r: Body) => r.id), list._access_summary.unlocked]).toEqual([[contact], 1]);
+        const res = await t.graphql(`query($d: UUID!) { district(id: $d) { contacts { data { id email } } } }`, { d: district }, "pro");
+        expect(res.data.district.contacts.data).toEqual([{ id: contact, email: "rita@rerun.example.org" }]);
+        // Another organization, its parent unlock done before the rerun: the contact unlock is not a 404.
+        await insertUnlock(t.db, t.orgs.internal, "district", district).catch(() => undefined);
+        const unlock = await t.post("/api/v1/unlock", { entity_type: "contact", entity_id: contact }, "internal");
+        expect(unlock.status).toBe(200);
+      },
+    );
+
+    it("a first extraction still running (never extracted): its contacts are not listed", async () => {
+      await t.db.query(`UPDATE districts SET status = 'processing', content_extracted_at = NULL WHERE id = $1`, [district]);
+      await t.get(`/api/v1/contacts/${contact}`, "pro").expect(404);
+      const list = (await t.get(`/api/v1/contacts?district_id=${district}`, "pro").expect(200)).body;
+      expect(list.data).toEqual([]);
+      await t.db.query(`UPDATE districts SET status = 'completed', content_extracted_at = now() WHERE id = $1`, [district]);
+    });
+  });
+
   describe("GraphQL relations: extreme paging", () => {
     it.each([
       ["District.contacts", `query($d: UUID!) { district(id: $d) { contacts(offset: ${INT_MAX}) { data { id } pagination { total } } } }`],

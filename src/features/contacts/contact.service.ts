@@ -3,7 +3,8 @@
  * the unlock orchestrator (src/features/unlocks/unlock.service.ts UNLOCK_KINDS.contact).
  *
  * - Listed: a contact is served only once its parent (its school when school_id is set, else its
- *   district) went through extraction (parent status `completed`); any other contact is not found.
+ *   district) went through extraction (parent status `completed`, or extracted before and being
+ *   re-extracted or failed since: LISTED); any other contact is not found.
  * - Gated: email, phone, linkedin_url, profile_summary and key_facts are null unless the caller's
  *   organization unlocked the contact (defineAccess; `_access` per record).
  * - `unique` (default true): one row per person across sources, by the matching rule of docs/contacts.md
@@ -75,8 +76,13 @@ const fromSql = (org: string): string => `contacts c
     LEFT JOIN districts pd ON pd.id = c.district_id AND c.school_id IS NULL
     ${accessJoinSql(CONTACT_ACCESS, "c", UNLOCK, org)}`;
 
-/** The listing rule: the parent went through extraction. A contact without a district or school parent is never listed. */
-const LISTED = `coalesce(ps.status, pd.status) = 'completed'`;
+/**
+ * The listing rule: the parent went through extraction: it is completed, or an earlier run extracted it
+ * (content_extracted_at) and a re-extraction is running (processing) or failed (error). Status alone would
+ * hide every organization's contacts, unlocked ones included, whenever one organization asks for a
+ * re-extraction. A contact without a district or school parent is never listed.
+ */
+const LISTED = `(coalesce(ps.status, pd.status) = 'completed' OR coalesce(ps.content_extracted_at, pd.content_extracted_at) IS NOT NULL)`;
 
 /**
  * One person across sources (docs/contacts.md): the first of these the contact has decides its key:
@@ -281,11 +287,13 @@ export async function readContactForUnlock(tx: Tx, id: string): Promise<ContactU
       ? { type: "district" as const, id: contact.district_id }
       : null;
   if (!parent) return null;
+  const select = { status: true, content_extracted_at: true } as const;
   const found =
     parent.type === "school"
-      ? await tx.school.findUnique({ where: { id: parent.id }, select: { status: true } })
-      : await tx.district.findUnique({ where: { id: parent.id }, select: { status: true } });
-  if (found?.status !== "completed") return null;
+      ? await tx.school.findUnique({ where: { id: parent.id }, select })
+      : await tx.district.findUnique({ where: { id: parent.id }, select });
+  // LISTED's rule: completed, or extracted by an earlier run.
+  if (!found || (found.status !== "completed" && found.content_extracted_at == null)) return null;
   return { extracted: contact.enrichment_status === "completed", parent };
 }
 
