@@ -632,6 +632,26 @@ describe("issue 13 hostile probes", () => {
       expect(res2.status).toBe(400);
     });
 
+    it("concurrent follows, unfollows, contact unlocks and lists of one organization all finish (no lock stall)", async () => {
+      await insertUnlock(t.db, t.orgs.enterprise, "school", k.s.adams).catch(() => undefined);
+      const body = { project_id: project.enterprise, entity_type: "district", entity_id: k.d.alpha };
+      const made = (await followAs("enterprise", body)).body.data;
+      const started = Date.now();
+      const results = await Promise.all([
+        followAs("enterprise", body),
+        unfollowAs("enterprise", made.id),
+        t.post("/api/v1/unlock", { entity_type: "contact", entity_id: k.c.cara }),
+        followAs("enterprise", { ...body, entity_type: "school", entity_id: k.s.adams }),
+        t.post("/api/v1/unlock", { entity_type: "contact", entity_id: k.c.cara }),
+        t.get(`/api/v1/projects/${project.enterprise}/follows?include_unfollowed=true`),
+        t.get("/api/v1/contacts?limit=200"),
+        followAs("enterprise", body),
+        unfollowAs("enterprise", made.id),
+      ]);
+      for (const r of results) expect(r.status).toBeLessThan(300);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    });
+
     it("free plan: concurrent follows of distinct entities never exceed the slots", async () => {
       const ds: string[] = [];
       for (let i = 0; i < 6; i += 1) ds.push(await insertDistrict(t.db, { name: `Hostile ${i}`, state: "NE" }));
