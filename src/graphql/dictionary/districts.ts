@@ -118,6 +118,7 @@ export const districtsDictionary: Dictionary = {
     "districts(offset)": "Records to skip before the page, 0 or more (default 0).",
     district: "One district by our id (GET /districts/{id}); null when none has it.",
     "district(id)": "Our district id (UUID).",
+    "districtByFedId(fedId)": "NCES LEAID, 7 digits (leading zeros kept).",
     "districtEvents(id)": "Our district id (UUID).",
   },
 };

@@ -81,6 +81,7 @@ export const schoolsDictionary: Dictionary = {
     "schools(offset)": "Records to skip before the page, 0 or more (default 0).",
     school: "One school by our id (GET /schools/{id}); null when none has it.",
     "school(id)": "Our school id (UUID).",
+    "schoolByFedId(fedId)": "NCES school id (NCESSCH), 12 digits.",
     "schoolEvents(id)": "Our school id (UUID).",
   },
   Mutation: {
