@@ -103,6 +103,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   // GraphiQL (GET /graphql from a browser) and /docs: pages and their bundled assets, no key needed.
   app.use(browserPages());
+  // Apollo would answer other methods 405 in GraphQL's error format: the generic body and Allow instead.
+  const graphqlMethodNotAllowed = methodNotAllowed(["GET", "POST", "OPTIONS"]);
+  app.all("/graphql", (req, res, next) =>
+    req.method === "GET" || req.method === "POST" ? next() : graphqlMethodNotAllowed(req, res, next),
+  );
   app.use("/graphql", authenticate, json, expressMiddleware(apollo, { context: async ({ req, res }) => contextFor(req, res) }));
   if (deps.rest) {
     const rest = deps.rest({ engine, contextFor });

@@ -237,6 +237,10 @@ describe("HTTP conventions", () => {
       expect(put.headers.allow).toBe("GET, HEAD, OPTIONS");
       const schools = await t.http.post("/api/v1/schools/00000000-0000-4000-8000-000000000000").set(auth()).expect(405);
       expect(schools.headers.allow).toBe("GET, PATCH, HEAD, OPTIONS");
+      const graphql = await t.http.put("/graphql").set(auth()).send({ query: "{ __typename }" }).expect(405);
+      expect(graphql.headers.allow).toBe("GET, POST, OPTIONS");
+      expect(graphql.body).toMatchObject({ error: "method_not_allowed", statusCode: 405 });
+      await t.http.delete("/graphql").expect(405);
       const health = await t.http.post("/healthz").expect(405);
       expect(health.headers.allow).toBe("GET, HEAD, OPTIONS");
     });
