@@ -25,6 +25,7 @@ import { bearerChallenge, compressResponses, cors, methodNotAllowed, parseCorsOr
 import { logger, withRequestContext } from "./logger";
 import { routeLabel, type Metrics } from "./observability/metrics";
 import { checkReadiness, type WorkerHealth } from "./observability/readiness";
+import { mcpRouter } from "./mcp/http";
 
 export interface AppDeps {
   db: Db;
@@ -103,12 +104,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   // GraphiQL (GET /graphql from a browser) and /docs: pages and their bundled assets, no key needed.
   app.use(browserPages());
-  // Apollo would answer other methods 405 in GraphQL's error format: the generic body and Allow instead.
-  const graphqlMethodNotAllowed = methodNotAllowed(["GET", "POST", "OPTIONS"]);
-  app.all("/graphql", (req, res, next) =>
-    req.method === "GET" || req.method === "POST" ? next() : graphqlMethodNotAllowed(req, res, next),
-  );
   app.use("/graphql", authenticate, json, expressMiddleware(apollo, { context: async ({ req, res }) => contextFor(req, res) }));
+  // MCP over streamable HTTP (src/mcp/): its tools run fixed GraphQL operations on the same engine, behind the same key.
+  app.use("/mcp", authenticate, json, mcpRouter({ engine, contextFor }));
   if (deps.rest) {
     const rest = deps.rest({ engine, contextFor });
     if (rest.open) app.use("/api/v1", rest.open);

@@ -23,7 +23,8 @@ const USAGE = `usage: edmarket <command>
   key revoke --key-prefix P
   project create --org ID --name N
   credits grant --org ID --amount N
-  extract --entity district|school:<uuid> [--url <site root>]`;
+  extract --entity district|school:<uuid> [--url <site root>]
+  mcp [--key sk_live_...]         (MCP server on stdio; the key may come from EDMARKET_API_KEY)`;
 
 type Command = (args: ParsedArgs) => Promise<unknown>;
 
@@ -106,6 +107,16 @@ async function main(argv: string[], composition: Composition): Promise<void> {
     process.once("SIGTERM", shutdown);
     process.once("SIGINT", shutdown);
     return;
+  }
+  if (first === "mcp") {
+    // Stdout belongs to the MCP protocol: nothing else is printed there, and the command ends when the client closes stdin.
+    const { runMcpStdio } = await import("../mcp/stdio");
+    const session = await runMcpStdio({ env: loadEnv(), apiKey: flag(args, "key", false) ?? process.env.EDMARKET_API_KEY });
+    const shutdown = () => void session.stop();
+    process.once("SIGTERM", shutdown);
+    process.once("SIGINT", shutdown);
+    await session.closed;
+    process.exit(0);
   }
   const command = COMMANDS[`${first} ${second}`] ?? COMMANDS[first];
   if (!command) throw new UsageError(USAGE);

@@ -1,0 +1,86 @@
+/**
+ * `edmarket mcp`: the MCP server over stdio for a local assistant. It opens the configured database
+ * (DATABASE_URL, else the embedded one in DATA_DIR, which only one process can hold: stop `serve` first
+ * or use PostgreSQL), refuses to start without a valid API key, and runs every tool call on its own
+ * execution engine with the same limits, gating and errors as the HTTP server. Stdout carries only
+ * MCP messages; logs go to stderr.
+ */
+import crypto from "node:crypto";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Env } from "../config/env";
+import type { Db } from "../db/client";
+import { migrate } from "../db/migrate";
+import { openDatabase } from "../db/open";
+import { ApiKeyAuthenticator } from "../features/auth/api-key.service";
+import { createContext, type Context } from "../graphql/context";
+import { ExecutionEngine } from "../graphql/execution";
+import { boundedDb, RequestTimeoutError } from "../graphql/request-budget";
+import { getSchema } from "../graphql/schema";
+import type { JobQueue } from "../jobs/queue";
+import { logger } from "../logger";
+import { createMcpServer } from "./server";
+import type { McpHost } from "./tools";
+
+/** A tool call's context: the key checked again (a revoked key stops working), and the request time budget. */
+export function stdioHost(deps: { db: Db; env: Env; jobs?: JobQueue; apiKey: string; authenticator: ApiKeyAuthenticator }): McpHost {
+  const engine = new ExecutionEngine(getSchema(), { maxCost: deps.env.GRAPHQL_MAX_COST, cacheSize: deps.env.GRAPHQL_COMPILED_CACHE_SIZE });
+  return {
+    engine,
+    async context(): Promise<Context> {
+      const viewer = await deps.authenticator.authenticate(`Bearer ${deps.apiKey}`);
+      const budgetMs = deps.env.REQUEST_TIMEOUT_MS;
+      const controller = new AbortController();
+      const deadline = Date.now() + budgetMs;
+      const timer = setTimeout(() => controller.abort(new RequestTimeoutError(budgetMs)), budgetMs);
+      timer.unref();
+      const spent = () => {
+        if (!controller.signal.aborted && Date.now() >= deadline) controller.abort(new RequestTimeoutError(budgetMs));
+        return controller.signal.aborted;
+      };
+      const db = boundedDb(deps.db, controller.signal, budgetMs, spent);
+      return createContext({ db, env: deps.env, jobs: deps.jobs }, viewer, `mcp-${crypto.randomUUID()}`, controller.signal);
+    },
+  };
+}
+
+export interface StdioSession {
+  /** Resolves when the client closed stdin or stop() was called; the database is closed by then. */
+  closed: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function runMcpStdio(options: { env: Env; apiKey: string | undefined }): Promise<StdioSession> {
+  const { env } = options;
+  const db = await openDatabase(env);
+  let jobs: { queue: JobQueue; stop(): Promise<void> } | undefined;
+  const close = async () => {
+    await jobs?.stop().catch(() => undefined);
+    await db.close().catch(() => undefined);
+  };
+  let transport: StdioServerTransport;
+  let server: ReturnType<typeof createMcpServer>;
+  try {
+    await migrate(db);
+    const authenticator = new ApiKeyAuthenticator(db, env.API_KEY_CACHE_SECONDS * 1000);
+    // A missing or bad key ends the command here (exit 1, one JSON line on stderr), before any MCP message.
+    await authenticator.authenticate(options.apiKey ? `Bearer ${options.apiKey}` : undefined);
+    // Pending unlocks enqueue a job. The embedded database cannot be shared, so this process also works
+    // the jobs there; with PostgreSQL the workers of `serve` do.
+    const { startJobs } = await import("../jobs/worker");
+    jobs = await startJobs(db, env, { work: db.kind === "embedded" });
+    server = createMcpServer(stdioHost({ db, env, jobs: jobs.queue, apiKey: options.apiKey!, authenticator }));
+    transport = new StdioServerTransport();
+    await server.connect(transport);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  logger.info("mcp server on stdio", { database: db.kind });
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= transport.close().then(close));
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => void stop().then(resolve);
+    process.stdin.once("end", () => void stop().then(resolve));
+  });
+  return { closed, stop };
+}

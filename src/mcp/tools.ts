@@ -1,0 +1,318 @@
+/**
+ * The MCP tools: each checks its arguments, maps them to the variables of a fixed GraphQL operation
+ * (operations.ts) and runs it on the shared execution engine, so cost limits, gating and error bodies
+ * are those of /graphql and REST. Errors come back as tool results with `isError: true` and REST's
+ * error body ({ error, message, statusCode, ... }) as text.
+ */
+import type { DocumentNode, GraphQLError, GraphQLFormattedError, GraphQLSchema } from "graphql";
+import type { Context } from "../graphql/context";
+import { AppError, BadRequestError, fromGraphQLError, httpError, maskError, type ErrorBody } from "../graphql/errors";
+import type { ExecutionEngine } from "../graphql/execution";
+import { logger } from "../logger";
+import { inputSchema, type JsonSchema } from "./json-schema";
+import { DETAILS, METRIC_CATALOGUE, METRIC_QUERY, SEARCH, UNLOCK } from "./operations";
+
+/** What the tools run on: the engine and the context of one call (authenticated caller, time budget). */
+export interface McpHost {
+  engine: ExecutionEngine;
+  /** Throws an AppError (e.g. UNAUTHENTICATED) when the call may not run. */
+  context(): Context | Promise<Context>;
+}
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: "text"; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema & { type: "object" };
+  annotations?: Record<string, boolean>;
+}
+
+type Args = Record<string, unknown>;
+
+interface Tool extends ToolDefinition {
+  call(host: McpHost, args: Args): Promise<ToolResult>;
+}
+
+const SEARCH_ENTITIES = ["districts", "schools", "contacts"] as const;
+const DETAIL_ENTITIES = ["district", "school", "contact"] as const;
+const METRIC_ENTITIES = ["districts", "schools"] as const;
+
+const page = { type: "integer", minimum: 1, maximum: 200, description: "Records per page, 1 to 200 (default 50)." };
+const offset = { type: "integer", minimum: 0, description: "Records to skip, 0 or more (default 0)." };
+
+function ok(payload: Record<string, unknown>, cost: number | undefined, maxCost: number): ToolResult {
+  return {
+    content: [{ type: "text", text: JSON.stringify(payload) }],
+    structuredContent: payload,
+    _meta: { cost: { requested: cost ?? null, limit: maxCost } },
+  };
+}
+
+function failure(body: ErrorBody): ToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: { ...body }, isError: true };
+}
+
+function errorBody(error: unknown): ErrorBody {
+  if (error instanceof AppError) return httpError(error.code, error.message, error.body);
+  logger.error("mcp tool error", { error: String((error as Error)?.stack ?? error) });
+  return httpError("INTERNAL_SERVER_ERROR", "internal error");
+}
+
+/** Checks the arguments' names (an unknown one is a typo that must not be ignored) and the required ones. */
+function checkArgs(tool: string, args: Args, allowed: readonly string[], required: readonly string[]): void {
+  for (const name of Object.keys(args)) {
+    if (!allowed.includes(name))
+      throw new BadRequestError(`${tool}: unknown argument ${JSON.stringify(name)}; expected ${allowed.join(", ")}`);
+  }
+  for (const name of required) {
+    if (args[name] === undefined || args[name] === null) throw new BadRequestError(`${tool}: ${name} is required`);
+  }
+}
+
+function oneOf<T extends string>(tool: string, name: string, value: unknown, values: readonly T[]): T {
+  if (typeof value !== "string" || !values.includes(value as T))
+    throw new BadRequestError(`${tool}: ${name} must be one of ${values.join(", ")}`);
+  return value as T;
+}
+
+/** Variables without the undefined ones, so the operation's argument defaults apply. */
+function variables(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+}
+
+/** Runs one operation; `shape` turns its data into the tool's payload (null: the record was not found). */
+async function run(
+  host: McpHost,
+  document: DocumentNode,
+  vars: Record<string, unknown>,
+  shape: (data: Record<string, unknown>) => Record<string, unknown> | ErrorBody,
+): Promise<ToolResult> {
+  let context: Context;
+  try {
+    context = await host.context();
+  } catch (error) {
+    return failure(errorBody(error));
+  }
+  const result = await host.engine.executeRest(document, variables(vars), () => context);
+  if (result.errors?.length) {
+    // As the REST adapter classifies them: errors without data are variable values the types reject.
+    const error = result.errors[0] as GraphQLError;
+    const formatted: GraphQLFormattedError = error.toJSON?.() ?? (error as unknown as GraphQLFormattedError);
+    const coded =
+      result.data === undefined && !formatted.extensions?.code
+        ? { ...formatted, extensions: { ...formatted.extensions, code: "BAD_USER_INPUT" } }
+        : maskError(formatted, error);
+    return failure(fromGraphQLError(coded));
+  }
+  const payload = shape(result.data as Record<string, unknown>);
+  if ("statusCode" in payload && "error" in payload) return failure(payload as ErrorBody);
+  return ok(payload, result.cost, host.engine.maxCost);
+}
+
+export function buildTools(schema: GraphQLSchema): Tool[] {
+  const filterSchemas = {
+    districts: inputSchema(schema, "DistrictFilter"),
+    schools: inputSchema(schema, "SchoolFilter"),
+    contacts: inputSchema(schema, "ContactFilter"),
+  };
+  const orderValues = (type: string) => (inputSchema(schema, type).enum as string[]) ?? [];
+
+  const search: Tool = {
+    name: "search",
+    title: "Search districts, schools or contacts",
+    description:
+      "Lists US school districts, schools or contacts matching filters (the same filters as GET /api/v1/districts, /schools, /contacts; " +
+      'filter keys are the GraphQL input fields, e.g. { "state": "NE", "minEnrollment": 1000 }). Returns data (records with REST\'s ' +
+      "snake_case keys), pagination and, for contacts, _access_summary. Gated fields are null until the caller's organization unlocks the record.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        entity: { type: "string", enum: [...SEARCH_ENTITIES], description: "What to list." },
+        filter: {
+          description: "Filters of the chosen entity: DistrictFilter, SchoolFilter or ContactFilter fields.",
+          anyOf: [filterSchemas.districts, filterSchemas.schools, filterSchemas.contacts],
+        },
+        order_by: {
+          type: "string",
+          enum: [
+            ...new Set([...orderValues("DistrictOrderField"), ...orderValues("SchoolOrderField"), ...orderValues("ContactOrderField")]),
+          ],
+          description: "Sort column of the chosen entity (default name).",
+        },
+        order_ascending: { type: "boolean", description: "Default true." },
+        unique: { type: "boolean", description: "Contacts only: true (default) lists one row per person across sources." },
+        limit: page,
+        offset,
+      },
+      required: ["entity"],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async call(host, args) {
+      checkArgs("search", args, ["entity", "filter", "order_by", "order_ascending", "unique", "limit", "offset"], ["entity"]);
+      const entity = oneOf("search", "entity", args.entity, SEARCH_ENTITIES);
+      if (args.unique !== undefined && entity !== "contacts") throw new BadRequestError("search: unique applies to contacts only");
+      const root = entity;
+      return run(
+        host,
+        SEARCH[entity],
+        {
+          filter: args.filter,
+          orderBy: args.order_by,
+          orderAscending: args.order_ascending,
+          limit: args.limit,
+          offset: args.offset,
+          ...(entity === "contacts" ? { unique: args.unique } : {}),
+        },
+        (data) => data[root] as Record<string, unknown>,
+      );
+    },
+  };
+
+  const details: Tool = {
+    name: "details",
+    title: "One district, school or contact",
+    description:
+      "The record of one district, school or contact by its id (a UUID from search), as GET /api/v1/<entity>s/{id} serves it, with _access " +
+      "(unlock state and cost); districts and schools add their latest statistics and, once unlocked, extracted intelligence " +
+      "(pain points, vendors, funding, contracts, bids). An unknown id is a not_found error.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        entity: { type: "string", enum: [...DETAIL_ENTITIES], description: "What to read." },
+        id: { type: "string", format: "uuid", description: "Our id of the record (UUID)." },
+      },
+      required: ["entity", "id"],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async call(host, args) {
+      checkArgs("details", args, ["entity", "id"], ["entity", "id"]);
+      const entity = oneOf("details", "entity", args.entity, DETAIL_ENTITIES);
+      return run(host, DETAILS[entity], { id: args.id }, (data) =>
+        data[entity] ? { data: data[entity] } : httpError("NOT_FOUND", `${entity} ${String(args.id)} not found`),
+      );
+    },
+  };
+
+  const metrics: Tool = {
+    name: "metrics",
+    title: "Metrics metric_query accepts",
+    description:
+      "The metrics metric_query accepts for districts or schools, each with its type, source (annual_statistics or assessment) and the school " +
+      "years (school_year_start, the fall year) in which some record has a value (GET /api/v1/metrics).",
+    inputSchema: {
+      type: "object",
+      properties: { entity: { type: "string", enum: [...METRIC_ENTITIES], description: "Districts or schools." } },
+      required: ["entity"],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async call(host, args) {
+      checkArgs("metrics", args, ["entity"], ["entity"]);
+      const entity = oneOf("metrics", "entity", args.entity, METRIC_ENTITIES);
+      return run(host, METRIC_CATALOGUE, { entityType: entity === "districts" ? "district" : "school" }, (data) => ({
+        data: data.metrics,
+      }));
+    },
+  };
+
+  const metricQuery: Tool = {
+    name: "metric_query",
+    title: "Select, filter and sort districts or schools by statistics",
+    description:
+      "Runs a metric query (docs/metric-query.md; contract section 8) over districts or schools: select values of yearly statistics and " +
+      'assessments, filter and sort by them, e.g. {"select":[{"metric":"total_enrollment"}],"filters":[{"metric":"school_age_poverty_pct",' +
+      '"op":"gt","value":25}],"sort":{"metric":"total_enrollment","direction":"desc"}}. Each record carries metric_values keyed by the ' +
+      "select's `as` names. Years are school years by their fall year; on the free plan only the latest year is open unless the record is followed.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        entity: { type: "string", enum: [...METRIC_ENTITIES], description: "Districts or schools." },
+        metric_query: {
+          description: "The metric query: a JSON object (or its text) with select, filters and sort; at most 16,000 characters.",
+          anyOf: [{ type: "object" }, { type: "string" }],
+        },
+        filter: {
+          description: "Plain filters of the entity (DistrictFilter or SchoolFilter fields).",
+          anyOf: [filterSchemas.districts, filterSchemas.schools],
+        },
+        limit: page,
+        offset,
+      },
+      required: ["entity", "metric_query"],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async call(host, args) {
+      checkArgs("metric_query", args, ["entity", "metric_query", "filter", "limit", "offset"], ["entity", "metric_query"]);
+      const entity = oneOf("metric_query", "entity", args.entity, METRIC_ENTITIES);
+      const query = typeof args.metric_query === "string" ? args.metric_query : JSON.stringify(args.metric_query);
+      return run(
+        host,
+        METRIC_QUERY[entity],
+        { metricQuery: query, filter: args.filter, limit: args.limit, offset: args.offset },
+        (data) => data[entity] as Record<string, unknown>,
+      );
+    },
+  };
+
+  const unlock: Tool = {
+    name: "unlock",
+    title: "Unlock a district, school or contact",
+    description:
+      "Unlocks one district or school (6 credits) or contact (2 credits; its district or school must be unlocked first) for the caller's " +
+      "organization, as POST /api/v1/unlock with channel mcp. Instant when the record is processed (outcome unlocked), else pending " +
+      "(outcome unlock_pending, credits held until the job finishes); an already unlocked record is not charged again (idempotent). " +
+      "Errors: insufficient_credits, PARENT_ENTITY_LOCKED, not_found.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        entity_type: { type: "string", enum: [...DETAIL_ENTITIES], description: "What to unlock." },
+        entity_id: { type: "string", format: "uuid", description: "Our id of the record (UUID)." },
+        re_extract: { type: "boolean", description: "Districts and schools only: extract again, charged again." },
+        idempotency_key: {
+          type: "string",
+          description: "1-255 visible ASCII characters: a repeat with the same key answers the first result.",
+        },
+      },
+      required: ["entity_type", "entity_id"],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async call(host, args) {
+      checkArgs("unlock", args, ["entity_type", "entity_id", "re_extract", "idempotency_key"], ["entity_type", "entity_id"]);
+      const entityType = oneOf("unlock", "entity_type", args.entity_type, DETAIL_ENTITIES);
+      const input = variables({ entityType, entityId: args.entity_id, reExtract: args.re_extract, channel: "mcp" });
+      return run(host, UNLOCK, { input, idempotencyKey: args.idempotency_key }, (data) => {
+        const payload = data.unlock as { status_code: number; result: Record<string, unknown> | null };
+        return { status_code: payload.status_code, ...(payload.result ?? {}) };
+      });
+    },
+  };
+
+  return [search, details, metrics, metricQuery, unlock];
+}
+
+/** Calls a tool by name; argument errors come back as bad_request results, like REST's 400 bodies. */
+export async function callTool(tools: readonly Tool[], host: McpHost, name: string, args: Args | undefined): Promise<ToolResult> {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) return failure(httpError("NOT_FOUND", `unknown tool ${JSON.stringify(name)}; tools: ${tools.map((t) => t.name).join(", ")}`));
+  try {
+    return await tool.call(host, args ?? {});
+  } catch (error) {
+    return failure(errorBody(error));
+  }
+}
+
+/** The tools' public definitions (tools/list). */
+export function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
+  return tools.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations }));
+}

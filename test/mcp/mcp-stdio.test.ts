@@ -1,0 +1,133 @@
+/**
+ * `edmarket mcp` as an assistant runs it: a separate process speaking MCP on stdio, driven by the
+ * official SDK client, against this file's own database (PostgreSQL) or a temporary embedded data
+ * directory (which only one process may open at a time: setup and checks happen while no child runs).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { createDb, type Db } from "../../src/db/client";
+import { migrate } from "../../src/db/migrate";
+import { createApiKey } from "../../src/features/auth/api-key.service";
+import { createOrganization } from "../../src/features/organizations/organization.service";
+import { createTestDb, type TestDb } from "../support/db";
+import { insertDistrict } from "../support/factories";
+
+const root = path.resolve(__dirname, "../..");
+type Result = { isError?: boolean; content: { type: string; text: string }[] };
+const body = (result: Result) => JSON.parse(result.content[0].text);
+
+describe("edmarket mcp (stdio)", () => {
+  let pg: TestDb | undefined;
+  let dataDir: string | undefined;
+  let baseEnv: Record<string, string>;
+  let apiKey: string;
+  let organizationId: string;
+  let districtId: string;
+
+  /** The database for setup and checks: PostgreSQL's stays open; the embedded one only between children. */
+  const withDb = async <T>(fn: (db: Db) => Promise<T>): Promise<T> => {
+    if (pg) return fn(pg);
+    const db = await createDb({ dataDir });
+    try {
+      return await fn(db);
+    } finally {
+      await db.close();
+    }
+  };
+
+  beforeAll(async () => {
+    const inherited = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+    delete inherited.DATABASE_URL;
+    if (process.env.DATABASE_URL) {
+      pg = await createTestDb();
+      baseEnv = { ...inherited, DATABASE_URL: pg.url!, LOG_LEVEL: "silent" };
+    } else {
+      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-mcp-"));
+      baseEnv = { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: "silent" };
+    }
+    await withDb(async (db) => {
+      await migrate(db);
+      organizationId = (await createOrganization(db, { name: "Mcp Stdio", plan: "pro", credits: 50 })).organizationId;
+      apiKey = (await createApiKey(db, organizationId)).apiKey;
+      districtId = await insertDistrict(db, { name: "Stdio Test District", state: "WY", status: "completed", ai_summary: "stdio secret" });
+    });
+  });
+  afterAll(async () => {
+    await pg?.close();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const spawn = (args: string[], env: Record<string, string>) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["scripts/run-ts.js", "bin/cli.ts", "mcp", ...args],
+      cwd: root,
+      env,
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    return { transport, stderr: () => stderr };
+  };
+
+  /** Waits until the child has exited (the embedded database is free again). */
+  const exited = async (pid: number | null | undefined) => {
+    for (let i = 0; pid && i < 200; i += 1) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  it("serves the tools with the key from EDMARKET_API_KEY: list, search, details, unlock with channel mcp", async () => {
+    const { transport } = spawn([], { ...baseEnv, EDMARKET_API_KEY: apiKey });
+    const client = new Client({ name: "edmarket-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(["details", "metric_query", "metrics", "search", "unlock"]);
+
+      const page = body((await client.callTool({ name: "search", arguments: { entity: "districts", filter: { state: "WY" } } })) as Result);
+      expect(page.pagination.total).toBe(1);
+      expect(page.data[0]).toMatchObject({ id: districtId, name: "Stdio Test District", _access: { is_unlocked: false } });
+
+      const locked = body((await client.callTool({ name: "details", arguments: { entity: "district", id: districtId } })) as Result);
+      expect(locked.data).toMatchObject({ id: districtId, ai_summary: null });
+
+      const unlocked = body(
+        (await client.callTool({ name: "unlock", arguments: { entity_type: "district", entity_id: districtId } })) as Result,
+      );
+      expect(unlocked).toMatchObject({ outcome: "unlocked", credits_charged: 6, credits_remaining: 44 });
+      const after = body((await client.callTool({ name: "details", arguments: { entity: "district", id: districtId } })) as Result);
+      expect(after.data).toMatchObject({ ai_summary: "stdio secret", _access: { is_unlocked: true } });
+    } finally {
+      const pid = transport.pid;
+      await client.close();
+      await exited(pid);
+    }
+    const rows = await withDb((db) =>
+      db.query<{ channel: string }>(`SELECT channel FROM unlocks WHERE organization_id = $1 AND entity_id = $2`, [
+        organizationId,
+        districtId,
+      ]),
+    );
+    expect(rows).toEqual([{ channel: "mcp" }]);
+  });
+
+  it("refuses to start with a bad or missing key: exit before any MCP message, the reason on stderr", async () => {
+    for (const args of [["--key", `sk_live_${"0".repeat(40)}`], []]) {
+      const { transport, stderr } = spawn(args, baseEnv);
+      const client = new Client({ name: "edmarket-test", version: "1.0.0" });
+      await expect(client.connect(transport)).rejects.toThrow();
+      await exited(transport.pid);
+      const line = JSON.parse(stderr().trim().split("\n").at(-1)!);
+      expect(line).toMatchObject({ error: "unauthenticated", message: expect.stringMatching(/API key/) });
+    }
+  });
+});
