@@ -102,6 +102,21 @@ describe("issue 13 hostile probes", () => {
       expect(body._access_summary.total_results).toBeGreaterThan(0);
     });
 
+    it("paging one row at a time through every order visits each person once, as many as the total", async () => {
+      for (const unique of [true, false])
+        for (const order of ["qualification_score", "state", "title"]) {
+          const first = (await t.get(`/api/v1/contacts?unique=${unique}&order_by=${order}&order_ascending=false&limit=1`).expect(200)).body;
+          const seen: string[] = [];
+          for (let offset = 0; offset < first.pagination.total; offset += 1) {
+            const page = (
+              await t.get(`/api/v1/contacts?unique=${unique}&order_by=${order}&order_ascending=false&limit=1&offset=${offset}`).expect(200)
+            ).body;
+            seen.push(page.data[0].id);
+          }
+          expect(new Set(seen).size).toBe(first.pagination.total);
+        }
+    });
+
     it("LIKE wildcards in search are literal, unicode works", async () => {
       expect((await t.get("/api/v1/contacts?search=%25").expect(200)).body.data).toEqual([]);
       expect((await t.get("/api/v1/contacts?search=_").expect(200)).body.data).toEqual([]);
@@ -550,6 +565,16 @@ describe("issue 13 hostile probes", () => {
 
     it("another organization's contact unlock does not unlock for this one (detail, status)", async () => {
       expect((await t.get(`/api/v1/unlock-status/contact/${k.c.ada2}`).expect(200)).body.state).toBe("locked");
+      // internal's pending unlock of Bob (its job and hold) never shows in another organization's status.
+      expect((await t.get(`/api/v1/unlock-status/contact/${k.c.bob}`, "internal").expect(200)).body).toMatchObject({
+        state: "unlock_pending",
+        job_id: expect.any(String),
+      });
+      expect((await t.get(`/api/v1/unlock-status/contact/${k.c.bob}`).expect(200)).body).toMatchObject({
+        state: "locked",
+        job_id: null,
+        hold_id: null,
+      });
       expect((await t.get(`/api/v1/unlock-status/contact/${k.c.ada2}`, "pro").expect(200)).body.state).toBe("unlocked");
     });
   });
