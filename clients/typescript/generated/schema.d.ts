@@ -1222,7 +1222,7 @@ export interface components {
                  * @description School year as the fall year it starts in (2023 = 2023-24).
                  */
                 school_year: number;
-                /** @description Tested grade, e.g. 03-08, 11. */
+                /** @description Tested grade, as the source labels it. */
                 grade: string;
                 /** @description Tested subject: ela, math or science. */
                 subject: string;
@@ -1262,7 +1262,7 @@ export interface components {
                  * @description School year as the fall year it starts in (2023 = 2023-24).
                  */
                 school_year: number;
-                /** @description Tested grade, e.g. 03-08, 11. */
+                /** @description Tested grade, as the source labels it. */
                 grade: string;
                 /** @description Tested subject: ela, math or science. */
                 subject: string;
@@ -2342,7 +2342,7 @@ export interface components {
                  * @description School year as the fall year it starts in (2023 = 2023-24).
                  */
                 school_year: number;
-                /** @description Tested grade, e.g. 03-08, 11. */
+                /** @description Tested grade, as the source labels it. */
                 grade: string;
                 /** @description Tested subject: ela, math or science. */
                 subject: string;
@@ -2382,7 +2382,7 @@ export interface components {
                  * @description School year as the fall year it starts in (2023 = 2023-24).
                  */
                 school_year: number;
-                /** @description Tested grade, e.g. 03-08, 11. */
+                /** @description Tested grade, as the source labels it. */
                 grade: string;
                 /** @description Tested subject: ela, math or science. */
                 subject: string;
@@ -3988,7 +3988,7 @@ export interface operations {
                 search?: string;
                 /** @description Extraction pipeline status. */
                 status?: components["schemas"]["PipelineStatus"];
-                /** @description Our district ids (UUID), at most 1,000. */
+                /** @description Our district ids (UUID). */
                 ids?: string[];
                 /** @description NCES district ids (LEAID, 7 digits), at most 1,000. */
                 fed_ids?: string[];
@@ -4122,7 +4122,7 @@ export interface operations {
                      * @enum {string}
                      */
                     status?: "pending" | "processing" | "completed" | "error";
-                    /** @description Our district ids (UUID), at most 1,000. Comma-separated. */
+                    /** @description Our district ids (UUID). Comma-separated. */
                     ids?: string;
                     /** @description NCES district ids (LEAID, 7 digits), at most 1,000. Comma-separated. */
                     fed_ids?: string;
@@ -4331,6 +4331,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description NCES LEAID, 7 digits (leading zeros kept). */
                 fed_id: string;
             };
             cookie?: never;
@@ -5372,7 +5373,7 @@ export interface operations {
             query?: {
                 /** @description The parent district. */
                 district_id?: string;
-                /** @description Our school ids (UUID), at most 1,000. */
+                /** @description Our school ids (UUID). */
                 ids?: string[];
                 /** @description NCES school ids (NCESSCH, 12 digits), at most 1,000. */
                 fed_ids?: string[];
@@ -5494,7 +5495,7 @@ export interface operations {
                      * @description The parent district.
                      */
                     district_id?: string;
-                    /** @description Our school ids (UUID), at most 1,000. Comma-separated. */
+                    /** @description Our school ids (UUID). Comma-separated. */
                     ids?: string;
                     /** @description NCES school ids (NCESSCH, 12 digits), at most 1,000. Comma-separated. */
                     fed_ids?: string;
@@ -5738,6 +5739,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description NCES school id (NCESSCH), 12 digits. */
                 fed_id: string;
             };
             cookie?: never;

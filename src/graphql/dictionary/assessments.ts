@@ -5,7 +5,7 @@ const ROW = {
   sourceId: "Id of the assessment source (demo rows: demo-assessment).",
   state: "Two-letter state abbreviation.",
   schoolYear: "School year as the fall year it starts in (2023 = 2023-24).",
-  grade: "Tested grade, e.g. 03-08, 11.",
+  grade: "Tested grade, as the source labels it.",
   subject: "Tested subject: ela, math or science.",
   studentGroupType: "Kind of student group, e.g. all.",
   studentGroup: "Student group name, e.g. All students.",

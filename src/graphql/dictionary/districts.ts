@@ -80,7 +80,7 @@ export const districtsDictionary: Dictionary = {
   DistrictFilter: {
     [TYPE]: "Filters of the district list (GET /districts); every given filter must hold.",
     status: "Extraction pipeline status.",
-    ids: "Our district ids (UUID), at most 1,000.",
+    ids: "Our district ids (UUID).",
     listId: "A district list of the caller's organization; another organization's list matches nothing.",
     minEnrollment: "Enrolled students (studentCount) at least this many.",
     maxEnrollment: "Enrolled students (studentCount) at most this many.",

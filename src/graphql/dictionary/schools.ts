@@ -41,7 +41,7 @@ export const schoolsDictionary: Dictionary = {
   },
   SchoolFilter: {
     [TYPE]: "Filters of the school list (GET /schools); every given filter must hold.",
-    ids: "Our school ids (UUID), at most 1,000.",
+    ids: "Our school ids (UUID).",
     status: "Extraction pipeline status.",
     minEnrollment: "Enrolled students at least this many.",
     maxEnrollment: "Enrolled students at most this many.",
