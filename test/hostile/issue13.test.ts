@@ -385,6 +385,18 @@ describe("issue 13 hostile probes", () => {
       expect(({} as Body).limit).toBeUndefined();
     });
 
+    it.each([
+      ["PUT", "/api/v1/follows/" + NO_SUCH],
+      ["PATCH", "/api/v1/contacts/" + NO_SUCH],
+      ["DELETE", "/api/v1/contacts"],
+      ["DELETE", "/api/v1/associations/" + NO_SUCH],
+      ["GET", "/api/v1/follows"],
+      ["POST", "/api/v1/projects/" + NO_SUCH + "/follows"],
+    ])("%s %s: 405, never a 5xx", async (method, path) => {
+      const res = await t.http[method.toLowerCase() as "put"](path).set("Authorization", auth("enterprise"));
+      expect(res.status).toBe(405);
+    });
+
     it("an oversized body is refused 413, not read", async () => {
       const res = await t.post("/api/v1/contacts", { search: "x".repeat(3_000_000) });
       expect(res.status).toBe(413);
@@ -412,6 +424,19 @@ describe("issue 13 hostile probes", () => {
       const res = await t.graphql(q);
       expect(res.errors?.[0].message).toMatch(text);
       expect(res.errors?.[0].extensions?.code).toMatch(/BAD_REQUEST|BAD_USER_INPUT|GRAPHQL_VALIDATION_FAILED/);
+    });
+
+    it("deep relation cycles and huge nested limits are refused before running, not executed", async () => {
+      let sections = "id";
+      for (let i = 0; i < 30; i += 1) sections = `id sections(limit: 200) { ${sections} }`;
+      const deep = await t.graphql(`{ associations(limit: 200) { data { ${sections} } } }`);
+      expect(deep.data ?? null).toBeNull();
+      expect(deep.errors?.[0].extensions?.code).toMatch(/BAD_REQUEST|GRAPHQL_VALIDATION_FAILED|QUERY_TOO_COMPLEX|COST/);
+      const wide = await t.graphql(
+        `{ districts(limit: 200) { data { contacts(limit: 200) { data { district { contacts(limit: 200) { data { id } } } } } } } }`,
+      );
+      expect(wide.data ?? null).toBeNull();
+      expect(wide.errors?.[0].message).toMatch(/cost|complex|limit/i);
     });
 
     it("null arguments take the defaults", async () => {
