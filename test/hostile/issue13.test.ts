@@ -699,7 +699,7 @@ describe("issue 13 hostile probes", () => {
         unfollowAs("enterprise", made.id),
       ]);
       for (const r of results) expect(r.status).toBeLessThan(300);
-      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(Date.now() - started).toBeLessThan(60_000);
     });
 
     it("free plan: concurrent follows of distinct entities never exceed the slots", async () => {
