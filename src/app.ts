@@ -104,6 +104,13 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   // GraphiQL (GET /graphql from a browser) and /docs: pages and their bundled assets, no key needed.
   app.use(browserPages());
+  // Apollo would answer other methods 405 in GraphQL's error format: the generic body and Allow instead.
+  const graphqlMethodNotAllowed = methodNotAllowed(["GET", "POST", "OPTIONS"]);
+  app.all("/graphql", (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "POST") return graphqlMethodNotAllowed(req, res, next);
+    res.locals.route = "/graphql"; // the metrics' and access log's route label (this route and Apollo's mount would read /graphql/graphql)
+    next();
+  });
   app.use("/graphql", authenticate, json, expressMiddleware(apollo, { context: async ({ req, res }) => contextFor(req, res) }));
   // MCP over streamable HTTP (src/mcp/): its tools run fixed GraphQL operations on the same engine, behind the same key.
   app.use("/mcp", authenticate, json, mcpRouter({ engine, contextFor }));
