@@ -10,5 +10,6 @@ module.exports = {
   // pg-boss and its helpers ship ESM only; let swc turn them into CommonJS for jest.
   transformIgnorePatterns: ["/node_modules/(?!(pg-boss|serialize-error|non-error|cron-parser|p-map|p-limit|yocto-queue)/)"],
   clearMocks: true,
-  testTimeout: 120000,
+  // CI runs the PostgreSQL and embedded suites at once on a 2-core machine: long loads need room.
+  testTimeout: 300000,
 };

@@ -276,5 +276,6 @@ describe("ingestDemoFiles", () => {
     for (const table of ["districts", "schools", "operators", "head_start_programs", "childcare_centers"]) {
       expect(await count(db, `SELECT 1 FROM ${table} WHERE data_source ILIKE '%demo%'`)).toBe(0);
     }
-  });
+    // Every national file (the first start's whole load): minutes on a busy 2-core machine.
+  }, 600_000);
 });

@@ -15,7 +15,7 @@ import { type IngestSummary, runIngest } from "../../src/ingest";
 import { createTestApp, type TestApp } from "../support/app";
 import { count, counts, dataFile, expectMalformedRefused, fingerprint } from "./helpers";
 
-jest.setTimeout(180_000);
+jest.setTimeout(600_000);
 
 let t: TestApp;
 beforeAll(async () => {
