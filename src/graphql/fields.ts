@@ -72,8 +72,8 @@ export function columnsOf(type: Function): ColumnInfo[] {
   return chain.flatMap((c) => COLUMNS.get(c) ?? []);
 }
 
-/** A column published under its camelCase name. Nullable unless `required`. */
-export function Col(kind: ColKind | TypeFn, options: { required?: boolean; description?: string } = {}): PropertyDecorator {
+/** A column published under its camelCase name. Nullable unless `required`. Described by the field dictionary (src/graphql/dictionary). */
+export function Col(kind: ColKind | TypeFn, options: { required?: boolean } = {}): PropertyDecorator {
   return (target, property) => {
     const owner = target.constructor;
     if (!COLUMNS.has(owner)) COLUMNS.set(owner, []);
@@ -82,7 +82,6 @@ export function Col(kind: ColKind | TypeFn, options: { required?: boolean; descr
     Field(typeFn as never, {
       name: camel(String(property)),
       nullable: !options.required,
-      description: options.description,
     })(target, property);
   };
 }

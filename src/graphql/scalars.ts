@@ -1,11 +1,12 @@
 import { GraphQLScalarType, Kind } from "graphql";
 import { DateTimeISOResolver, JSONResolver, UUIDResolver } from "graphql-scalars";
 
+// graphql-scalars' own descriptions are dropped: the field dictionary describes every scalar (src/graphql/dictionary).
 /** Timestamps: ISO 8601 UTC with milliseconds (contract section 9). */
-export const DateTimeScalar = DateTimeISOResolver;
+export const DateTimeScalar = new GraphQLScalarType({ ...DateTimeISOResolver.toConfig(), description: undefined });
 /** Free-form objects (key_facts, source_urls, evidence ...): passed through untouched. */
-export const JSONScalar = JSONResolver;
-const uuid = UUIDResolver.toConfig();
+export const JSONScalar = new GraphQLScalarType({ ...JSONResolver.toConfig(), description: undefined });
+const uuid = { ...UUIDResolver.toConfig(), description: undefined };
 const lowerCase = (value: unknown) => (typeof value === "string" ? value.toLowerCase() : value);
 /**
  * UUIDs in any letter case (and graphql-scalars' braces) are read as the canonical lower-case form the
@@ -21,7 +22,6 @@ const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 /** Calendar dates `YYYY-MM-DD`; the database returns them as strings or UTC-midnight Dates. */
 export const DateScalar = new GraphQLScalarType<string | null, string>({
   name: "Date",
-  description: "A calendar date, YYYY-MM-DD.",
   serialize(value) {
     if (value instanceof Date) return value.toISOString().slice(0, 10);
     if (typeof value === "string" && DATE_RE.test(value.slice(0, 10))) return value.slice(0, 10);

@@ -1,9 +1,9 @@
 /**
  * The field dictionary check: every type, field, argument, input field and enum value of the public
- * schema has a description, written once (decorator or dictionary, never both), and the dictionary
- * names nothing the schema lacks. No database.
+ * schema takes its description from the dictionary and nowhere else (no decorator, registerEnumType or
+ * scalar description), and the dictionary names nothing the schema lacks. No database.
  */
-import { buildSchema, printSchema } from "graphql";
+import { buildSchema, printSchema, type GraphQLObjectType, type GraphQLScalarType } from "graphql";
 import { FIELD_DICTIONARY, TYPE, dictionaryProblems } from "../../src/graphql/dictionary";
 import { applyDictionary, mergeDictionaries } from "../../src/graphql/dictionary/dictionary";
 import { getSchema, printSchemaSdl } from "../../src/graphql/schema";
@@ -13,7 +13,7 @@ describe("the public schema's descriptions", () => {
 
   it("describes every type, field, argument, input field and enum value", () => {
     const report = problems.missing.length
-      ? `${problems.missing.length} elements have no description; add them to src/graphql/dictionary/:\n  ${problems.missing.join("\n  ")}`
+      ? `${problems.missing.length} elements have no dictionary entry; add them to src/graphql/dictionary/:\n  ${problems.missing.join("\n  ")}`
       : "";
     expect(report).toBe("");
   });
@@ -22,8 +22,20 @@ describe("the public schema's descriptions", () => {
     expect(problems.unknown).toEqual([]);
   });
 
-  it("describes nothing twice (decorator and dictionary)", () => {
-    expect(problems.conflicts).toEqual([]);
+  it("takes no description from anywhere but the dictionary (decorators, registerEnumType, scalars)", () => {
+    const report = problems.foreign.length
+      ? `${problems.foreign.length} elements are described outside the dictionary; move the text to src/graphql/dictionary/:\n  ${problems.foreign.join("\n  ")}`
+      : "";
+    expect(report).toBe("");
+  });
+
+  it("serves exactly the dictionary's text on every element", () => {
+    const schema = getSchema();
+    const district = schema.getType("District") as GraphQLObjectType;
+    expect(district.getFields().contacts.args.find((a) => a.name === "limit")?.description).toBe(
+      FIELD_DICTIONARY.District["contacts(limit)"],
+    );
+    expect((schema.getType("UUID") as GraphQLScalarType).description).toBe(FIELD_DICTIONARY.UUID[TYPE]);
   });
 
   it("prints the dictionary's text in the SDL (schema.graphql)", () => {
@@ -54,22 +66,39 @@ describe("the check itself", () => {
     enum Color { RED GREEN }
   `;
 
-  it("lists each undescribed element by path", () => {
+  it("lists each element without a dictionary entry by path, a blank entry included", () => {
     const schema = buildSchema(sdl);
-    applyDictionary(schema, { Color: { [TYPE]: "A color.", RED: "Red." } });
-    expect(dictionaryProblems(schema, {}).missing).toEqual(["Query.a(x)", "Query.b", "Color.GREEN"]);
+    const dictionary = { Query: { [TYPE]: "Reads.", a: "An a.", "a(x)": " " }, Color: { [TYPE]: "A color.", RED: "Red." } };
+    applyDictionary(schema, dictionary);
+    expect(dictionaryProblems(schema, dictionary).missing).toEqual(["Query.a(x)", "Query.b", "Color.GREEN"]);
   });
 
-  it("fills missing descriptions, keeps existing ones, and reports conflicts and unknown entries", () => {
+  it("writes the dictionary's text over any other, and reports foreign descriptions and unknown entries", () => {
     const schema = buildSchema(sdl);
     const dictionary = {
-      Query: { "a(x)": "An x.", b: "The color.", a: "Second definition.", c: "No such field." },
+      Query: { [TYPE]: "Reads.", a: "An a.", "a(x)": "An x.", b: "The color.", c: "No such field." },
       Color: { [TYPE]: "A color.", RED: "Red.", GREEN: "Green." },
     };
     applyDictionary(schema, dictionary);
-    expect(schema.getQueryType()?.getFields().a.description).toBe("Described by its decorator.");
+    expect(schema.getQueryType()?.getFields().a.description).toBe("An a.");
     expect(printSchema(schema)).toContain('"""An x."""');
-    expect(dictionaryProblems(schema, dictionary)).toEqual({ missing: [], unknown: ["Query.c"], conflicts: ["Query.a"] });
+    expect(printSchema(schema)).not.toContain("Described by its decorator.");
+    // The SDL's own "A thing." and "Described by its decorator." stand for decorator descriptions.
+    expect(dictionaryProblems(schema, dictionary)).toEqual({ missing: [], unknown: ["Query.c"], foreign: ["Query", "Query.a"] });
+  });
+
+  it("reports a description set outside the dictionary after it was applied", () => {
+    const schema = buildSchema("type Query { a: Int }");
+    const dictionary = { Query: { [TYPE]: "Reads.", a: "An a." } };
+    applyDictionary(schema, dictionary);
+    expect(dictionaryProblems(schema, dictionary).foreign).toEqual([]);
+    schema.getQueryType()!.getFields().a.description = "Written later.";
+    expect(dictionaryProblems(schema, dictionary).foreign).toEqual(["Query.a"]);
+  });
+
+  it("counts every description of a schema never passed through the dictionary as foreign when it differs", () => {
+    const schema = buildSchema(sdl);
+    expect(dictionaryProblems(schema, { Query: { [TYPE]: "A thing." } }).foreign).toEqual(["Query.a"]);
   });
 
   it("refuses the same key in two area dictionaries", () => {

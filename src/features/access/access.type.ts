@@ -1,7 +1,7 @@
 import { Field, Float, Int, ObjectType } from "type-graphql";
 import { Col, type Timestamp } from "../../graphql/fields";
 
-@ObjectType({ description: "What the caller's organization may see of a gated record, and what unlocking costs." })
+@ObjectType()
 export class Access {
   @Col("bool", { required: true }) is_unlocked: boolean;
   @Col("bool", { required: true }) is_unlocking: boolean;
@@ -10,11 +10,7 @@ export class Access {
   @Field(() => Float, { name: "unlockCost" }) unlock_cost: number;
 }
 
-@ObjectType({
-  description:
-    "Access over a whole result set (not the page): how many results are unlocked, how many locked ones would unlock instantly " +
-    "(processed) or after processing (unprocessed), and what unlocking every locked one costs.",
-})
+@ObjectType()
 export class AccessSummary {
   @Field(() => Int, { name: "totalResults" }) total_results: number;
   @Field(() => Int) unlocked: number;

@@ -44,7 +44,6 @@ export const assessmentSummaryBlock = defineBlock({
       name: "assessmentSummary",
       type: () => AssessmentSummary,
       nullable: true,
-      description: "The latest assessment summary; null when none is loaded.",
       shape: (summary) => summary,
     },
   ],
@@ -65,7 +64,6 @@ export const assessmentGradeRowsBlock = defineBlock({
     {
       name: "assessmentGradeRows",
       type: () => [AssessmentGradeRow],
-      description: "Grade rows of the latest school year that has any.",
       shape: (rows) => rows,
     },
   ],
@@ -87,7 +85,6 @@ export const assessmentStateRowsBlock = defineBlock({
     {
       name: "assessmentStateRows",
       type: () => [AssessmentStateRow],
-      description: (kind) => `The ${kind}'s state's rows for the school year of its grade rows.`,
       shape: (rows) => rows,
     },
   ],

@@ -6,14 +6,14 @@
 import { Field, ObjectType } from "type-graphql";
 import { Col } from "../../graphql/fields";
 
-@ObjectType({ description: "One subject's figures in an assessment summary." })
+@ObjectType()
 export class AssessmentMetric {
   @Col("float") proficiency_pct: number | null;
   @Col("float") tested_count: number | null;
   @Col("float") participation_rate: number | null;
   @Col("float") state_proficiency_pct: number | null;
-  @Col("float", { description: "proficiency_pct minus state_proficiency_pct, in percentage points." }) vs_state_pp: number | null;
-  @Col("string", { description: "How the figures were combined, e.g. grade_average." }) basis: string | null;
+  @Col("float") vs_state_pp: number | null;
+  @Col("string") basis: string | null;
 }
 
 @ObjectType()
@@ -23,7 +23,7 @@ export class AssessmentMetrics {
   @Field(() => AssessmentMetric, { nullable: true }) science: AssessmentMetric | null;
 }
 
-@ObjectType({ description: "Where an assessment summary comes from and how complete that source is." })
+@ObjectType()
 export class AssessmentCoverage {
   @Col("string") source_id: string | null;
   @Col("string") source_name: string | null;
@@ -35,12 +35,12 @@ export class AssessmentCoverage {
   @Col("json") quality_summary: Record<string, unknown> | null;
 }
 
-@ObjectType({ description: "The latest assessment summary of a district or school (highest school_year)." })
+@ObjectType()
 export class AssessmentSummary {
   @Col("string", { required: true }) source_id: string;
   @Col("string", { required: true }) state: string;
   @Col("int", { required: true }) school_year: number;
-  @Col("string", { description: "e.g. complete." }) data_quality: string | null;
+  @Col("string") data_quality: string | null;
   @Col("strings") subjects_available: string[] | null;
   @Field(() => AssessmentMetrics, { nullable: true }) metrics: AssessmentMetrics | null;
   @Col("json") grade_summary: Record<string, unknown> | null;
@@ -50,7 +50,7 @@ export class AssessmentSummary {
   @Col("string") comparability_warning: string | null;
 }
 
-@ObjectType({ description: "One state-level assessment result (state, year, grade, subject, student group)." })
+@ObjectType()
 export class AssessmentStateRow {
   @Col("string", { required: true }) source_id: string;
   @Col("string", { required: true }) state: string;
@@ -71,7 +71,7 @@ export class AssessmentStateRow {
   @Col("string") suppression_code: string | null;
 }
 
-@ObjectType({ description: "One assessment result of a district or school (year, grade, subject, student group)." })
+@ObjectType()
 export class AssessmentGradeRow extends AssessmentStateRow {
   @Col("uuid", { required: true }) id: string;
 }

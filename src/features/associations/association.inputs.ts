@@ -33,12 +33,12 @@ registerEnumType(AssociationKind, { name: "AssociationKind" });
 /** Every filter of GET /associations (contract section 6). */
 @InputType()
 export class AssociationFilter {
-  @Field(() => [String], { nullable: true, description: "Two-letter state abbreviations." }) state?: string[];
+  @Field(() => [String], { nullable: true }) state?: string[];
   @Field(() => [AssociationKind], { nullable: true }) kind?: AssociationKind[];
-  @Field({ nullable: true, description: "Name or short name contains it (case-insensitive); at most 200 characters." })
+  @Field({ nullable: true })
   search?: string;
   @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
-  @Field(() => UUIDScalar, { nullable: true, description: "Only the sections under this association." })
+  @Field(() => UUIDScalar, { nullable: true })
   parentAssociationId?: string;
 }
 

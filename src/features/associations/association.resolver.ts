@@ -8,21 +8,19 @@ import { Association, AssociationPage, AssociationPerson } from "./association.t
 
 @Resolver(() => Association)
 export class AssociationResolver {
-  @Query(() => AssociationPage, { description: "Search associations. Same filters as GET /api/v1/associations." })
+  @Query(() => AssociationPage)
   async associations(@Args(() => AssociationListArgs) args: AssociationListArgs, @Ctx() ctx: Context): Promise<PageOf<Association>> {
     const page = await listAssociations(ctx.db, args);
     for (const row of page.data) ctx.loaders.associations.byId.prime(row.id, row);
     return page;
   }
 
-  @Query(() => Association, { nullable: true, description: "One association (GET /api/v1/associations/{id}, with people and sections)." })
+  @Query(() => Association, { nullable: true })
   association(@Arg("id", () => UUIDScalar) id: string, @Ctx() ctx: Context): Promise<Association | null> {
     return ctx.loaders.associations.byId.load(id);
   }
 
-  @FieldResolver(() => [AssociationPerson], {
-    description: "People named for the association, named people first, then by name; redacted names stay redacted. At most `limit`.",
-  })
+  @FieldResolver(() => [AssociationPerson])
   people(
     @Root() association: Association,
     @Args(() => AssociationNestedArgs) args: AssociationNestedArgs,
@@ -31,9 +29,7 @@ export class AssociationResolver {
     return ctx.loaders.associations.people(args).load(association.id);
   }
 
-  @FieldResolver(() => [Association], {
-    description: "The sections under it (association records whose parent it is), by name. At most `limit`.",
-  })
+  @FieldResolver(() => [Association])
   sections(
     @Root() association: Association,
     @Args(() => AssociationNestedArgs) args: AssociationNestedArgs,
@@ -42,7 +38,7 @@ export class AssociationResolver {
     return ctx.loaders.associations.sections(args).load(association.id);
   }
 
-  @FieldResolver(() => Association, { nullable: true, description: "The association this one is a section of." })
+  @FieldResolver(() => Association, { nullable: true })
   parent(@Root() association: Association, @Ctx() ctx: Context): Promise<Association | null> | null {
     return association.parent_association_id ? ctx.loaders.associations.byId.load(association.parent_association_id) : null;
   }

@@ -5,10 +5,10 @@ import { Page } from "../common/list-kit";
 /** What a redacted person's name reads as, whatever the source stored: a redacted name stays redacted. */
 export const REDACTED_NAME = "[redacted]";
 
-@ObjectType({ description: "A person named for an association. A redacted person holds a seat whose holder is not published." })
+@ObjectType()
 export class AssociationPerson {
   @Col("uuid", { required: true }) id: string;
-  @Col("string", { required: true, description: `"${REDACTED_NAME}" when redacted.` }) name: string;
+  @Col("string", { required: true }) name: string;
   @Col("string") title: string | null;
   @Col("bool", { required: true }) redacted: boolean;
 }
@@ -25,12 +25,10 @@ export class Association {
   @Col("string") short_name: string | null;
   @Col("string", {
     required: true,
-    description:
-      "state_athletic_association, state_activities_association, superintendents_association, school_boards_association, principals_association or other.",
   })
   kind: string;
   @Col("string") state: string | null;
-  @Col("uuid", { description: "The association this one is a section of." }) parent_association_id: string | null;
+  @Col("uuid") parent_association_id: string | null;
   @Col("string") parent_association_name: string | null;
   @Col("string") website_url: string | null;
   @Col("string") phone: string | null;
@@ -41,7 +39,7 @@ export class Association {
   @Col("string") member_count_source_url: string | null;
   @Col("string") source_url: string | null;
   @Col("datetime") verified_at: Timestamp | null;
-  @Col("string", { required: true, description: "Where the record comes from (demo: the invented demo layer)." })
+  @Col("string", { required: true })
   data_source: string;
   @Col("datetime", { required: true }) created_at: Timestamp;
   @Col("datetime", { required: true }) updated_at: Timestamp;

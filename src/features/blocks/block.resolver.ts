@@ -49,15 +49,10 @@ function resolverClass(block: BlockDefinition, kind: EntityKind): Function {
     Root()(prototype, field.name, 0);
     Ctx()(prototype, field.name, 1);
     if (field.limit) {
-      const { default: defaultValue, max } = field.limit;
-      Arg("limit", () => Int, { nullable: true, defaultValue, description: `1 to ${max.toLocaleString("en-US")}.` })(
-        prototype,
-        field.name,
-        2,
-      );
+      const { default: defaultValue } = field.limit;
+      Arg("limit", () => Int, { nullable: true, defaultValue })(prototype, field.name, 2);
     }
-    const description = typeof field.description === "function" ? field.description(kind) : field.description;
-    FieldResolver(field.type as never, { nullable: field.nullable, description })(
+    FieldResolver(field.type as never, { nullable: field.nullable })(
       prototype,
       field.name,
       Object.getOwnPropertyDescriptor(prototype, field.name)!,

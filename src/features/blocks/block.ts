@@ -40,7 +40,6 @@ export interface BlockField<Rows> {
   /** Its GraphQL type, as TypeGraphQL takes it (`() => Type` or `() => [Type]`). */
   type: () => unknown;
   nullable?: boolean;
-  description?: string | ((kind: EntityKind) => string);
   /** The field's value, from the block's decoded rows for this record. */
   shape(rows: Rows, record: BlockRecord): unknown;
   /**

@@ -30,28 +30,27 @@ export enum ChildcareStatusFilter {
   inactive = "inactive",
   all = "all",
 }
-registerEnumType(ChildcareStatusFilter, { name: "ChildcareStatusFilter", description: "Default active." });
+registerEnumType(ChildcareStatusFilter, { name: "ChildcareStatusFilter" });
 
 /** Every filter of GET /childcare-centers (contract section 6). */
 @InputType()
 export class ChildcareFilter {
-  @Field(() => [String], { nullable: true, description: "Two-letter state abbreviations." }) state?: string[];
-  @Field(() => [String], { nullable: true, description: "County names (exact, case-insensitive; a trailing 'County' is optional)." })
+  @Field(() => [String], { nullable: true }) state?: string[];
+  @Field(() => [String], { nullable: true })
   county?: string[];
-  @Field(() => [String], { nullable: true, description: "City names (exact, case-insensitive)." }) city?: string[];
+  @Field(() => [String], { nullable: true }) city?: string[];
   @Field(() => [ChildcareLicenseType], { nullable: true }) licenseType?: ChildcareLicenseType[];
-  @Field(() => ChildcareStatusFilter, { nullable: true, description: "Default active." }) status?: ChildcareStatusFilter;
-  @Field(() => Int, { nullable: true, description: "Licensed capacity." }) minCapacity?: number;
+  @Field(() => ChildcareStatusFilter, { nullable: true }) status?: ChildcareStatusFilter;
+  @Field(() => Int, { nullable: true }) minCapacity?: number;
   @Field(() => Int, { nullable: true }) maxCapacity?: number;
-  @Field(() => [String], { nullable: true, description: "Chain keys, or `independent` for centers in no chain." }) chain?: string[];
+  @Field(() => [String], { nullable: true }) chain?: string[];
   @Field({ nullable: true }) acceptsSubsidy?: boolean;
   @Field({ nullable: true }) districtOperated?: boolean;
-  @Field({ nullable: true, description: "Center or licensee name (contains, case-insensitive), or license number (equals, any case)." })
+  @Field({ nullable: true })
   search?: string;
   @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
   @Field(() => DateTimeScalar, {
     nullable: true,
-    description: "Centers whose record changed at or after this instant (updated_at), for incremental sync.",
   })
   updatedSince?: Date;
 }

@@ -10,7 +10,7 @@ import { ChildcareCenter, ChildcareCenterPage, ChildcarePerson } from "./childca
 
 @Resolver(() => ChildcareCenter)
 export class ChildcareCenterResolver {
-  @Query(() => ChildcareCenterPage, { description: "Search childcare centers. Same filters as GET /api/v1/childcare-centers." })
+  @Query(() => ChildcareCenterPage)
   async childcareCenters(@Args(() => ChildcareListArgs) args: ChildcareListArgs, @Ctx() ctx: Context): Promise<PageOf<ChildcareCenter>> {
     const page = await listChildcareCenters(ctx.db, args);
     for (const row of page.data) ctx.loaders.childcare.byId.prime(row.id, row);
@@ -22,12 +22,12 @@ export class ChildcareCenterResolver {
     return ctx.loaders.childcare.byId.load(id);
   }
 
-  @FieldResolver(() => [ChildcarePerson], { description: "People named for the center (GET /childcare-centers/{id} serves them)." })
+  @FieldResolver(() => [ChildcarePerson])
   people(@Root() center: ChildcareCenter, @Ctx() ctx: Context): Promise<ChildcarePerson[]> {
     return ctx.loaders.childcare.people.load(center.id);
   }
 
-  @FieldResolver(() => Operator, { nullable: true, description: "The operator running it, when its licensee is one." })
+  @FieldResolver(() => Operator, { nullable: true })
   operator(@Root() center: ChildcareCenter, @Ctx() ctx: Context): Promise<OperatorRow | null> | null {
     return center.operator_id ? ctx.loaders.operators.byId.load(center.operator_id) : null;
   }

@@ -2,7 +2,7 @@ import { ObjectType } from "type-graphql";
 import { Col } from "../../graphql/fields";
 import { Page } from "../common/list-kit";
 
-@ObjectType({ description: "A person named for a childcare center (director, owner, staff)." })
+@ObjectType()
 export class ChildcarePerson {
   @Col("uuid", { required: true }) id: string;
   @Col("string", { required: true }) name: string;
@@ -21,7 +21,7 @@ export class ChildcareCenter {
   @Col("string", { required: true }) name: string;
   @Col("string", { required: true }) state: string;
   @Col("string", { required: true }) license_number: string;
-  @Col("string", { required: true, description: "The state roster the center comes from." }) source: string;
+  @Col("string", { required: true }) source: string;
   @Col("string") physical_address: string | null;
   @Col("string") physical_city: string | null;
   @Col("string") physical_zip: string | null;
@@ -31,18 +31,18 @@ export class ChildcareCenter {
   @Col("string") phone: string | null;
   @Col("string") email: string | null;
   @Col("string") website_url: string | null;
-  @Col("string", { required: true, description: "center, preschool, school_age, infant_toddler or other." }) license_type: string;
+  @Col("string", { required: true }) license_type: string;
   @Col("string") license_type_raw: string | null;
-  @Col("string", { required: true, description: "active or inactive." }) license_status: string;
+  @Col("string", { required: true }) license_status: string;
   @Col("string") license_status_raw: string | null;
   @Col("date") first_licensed: string | null;
   @Col("date") license_expires: string | null;
   @Col("int") capacity: number | null;
-  @Col("json", { description: "Licensed capacity per age group, as the roster names them." })
+  @Col("json")
   capacity_by_age: Record<string, number> | null;
   @Col("string") ages_served: string | null;
   @Col("string") licensee_name: string | null;
-  @Col("string", { description: "Chain key when its licensee holds several licenses; null for an independent center." })
+  @Col("string")
   chain: string | null;
   @Col("string") director_name: string | null;
   @Col("string") quality_rating: string | null;
@@ -50,8 +50,8 @@ export class ChildcareCenter {
   @Col("bool") district_operated: boolean | null;
   @Col("string") source_url: string | null;
   @Col("string") source_version: string | null;
-  @Col("uuid", { description: "The operator running it, when its licensee is one." }) operator_id: string | null;
-  @Col("uuid", { description: "The school district running it, when matched." }) district_id: string | null;
+  @Col("uuid") operator_id: string | null;
+  @Col("uuid") district_id: string | null;
   @Col("datetime", { required: true }) created_at: Date;
   @Col("datetime", { required: true }) updated_at: Date;
 }

@@ -12,10 +12,7 @@ import { ChildcareCenter, ChildcareCenterPage } from "./childcare.type";
 
 @Resolver(() => Operator)
 export class OperatorChildcareResolver {
-  @FieldResolver(() => ChildcareCenterPage, {
-    description:
-      "A page of the childcare centers the operator runs, with those of operators merged into it (the list's filters, default status active: unfiltered, the total is its centerCount; default order name).",
-  })
+  @FieldResolver(() => ChildcareCenterPage)
   childcareCenters(
     @Root() operator: OperatorRow,
     @Args(() => ChildcareListArgs) args: ChildcareListArgs,

@@ -1,7 +1,7 @@
 import { Field, Int, ObjectType } from "type-graphql";
 import { Col } from "../../graphql/fields";
 
-@ObjectType({ description: "Paging of a list response (every list has one)." })
+@ObjectType()
 export class Pagination {
   @Field(() => Int) total: number;
   @Field(() => Int) limit: number;

@@ -63,11 +63,10 @@ export enum BidStatus {
 
 registerEnumType(LocaleBucket, {
   name: "LocaleBucket",
-  description: "NCES locale bucket (locale code 1x city, 2x suburb, 3x town, 4x rural).",
 });
 registerEnumType(GradeLevel, { name: "GradeLevel" });
-registerEnumType(PipelineStatus, { name: "PipelineStatus", description: "State of the extraction pipeline for a district or school." });
+registerEnumType(PipelineStatus, { name: "PipelineStatus" });
 registerEnumType(VendorCategory, { name: "VendorCategory" });
 registerEnumType(PainPointCategory, { name: "PainPointCategory" });
 registerEnumType(FundingSource, { name: "FundingSource" });
-registerEnumType(BidStatus, { name: "BidStatus", description: "open: still taking bids (deadline not passed); closed: any other." });
+registerEnumType(BidStatus, { name: "BidStatus" });

@@ -61,21 +61,20 @@ export interface ListArgsOptions<F, O extends string> {
 /** The GraphQL ArgsType of a list (use with `@Args(() => TheArgs)`). */
 export function ListArgs<F, O extends string>(options: ListArgsOptions<F, O>): ClassType<ListArgsOf<F, O>> {
   class ListArgsType {}
-  const field = (name: string, type: () => unknown, fieldOptions: Record<string, unknown>) =>
+  const field = (name: string, type: () => unknown, fieldOptions: Record<string, unknown> = {}) =>
     Field(type as never, { nullable: true, ...fieldOptions })(ListArgsType.prototype, name);
-  if (options.filter) field("filter", () => options.filter, {});
+  if (options.filter) field("filter", () => options.filter);
   field("orderBy", () => options.orderBy.type, { defaultValue: options.orderBy.default });
   field("orderAscending", () => Boolean, { defaultValue: true });
   field("limit", () => Int, {
     defaultValue: options.defaultLimit ?? DEFAULT_LIMIT,
-    description: `1 to ${options.maxLimit.toLocaleString("en-US")}.`,
   });
   // The range pageArgs enforces, for the OpenAPI document (rest-adapter/openapi.ts reads `range`).
   Extensions({ range: { minimum: 1, maximum: options.maxLimit } })(ListArgsType.prototype, "limit");
   field("offset", () => Int, { defaultValue: 0 });
   Extensions({ range: { minimum: 0 } })(ListArgsType.prototype, "offset");
   if (options.metricQuery) {
-    field("metricQuery", () => String, { description: "Metric query JSON (contract section 8), at most 16,000 characters." });
+    field("metricQuery", () => String);
   }
   ArgsType()(ListArgsType);
   return ListArgsType as ClassType<ListArgsOf<F, O>>;
@@ -92,7 +91,6 @@ export function LimitArgs(options: { defaultLimit: number; maxLimit: number }): 
   Field(() => Int, {
     nullable: true,
     defaultValue: options.defaultLimit,
-    description: `1 to ${options.maxLimit.toLocaleString("en-US")}.`,
   })(LimitArgsType.prototype, "limit");
   Extensions({ range: { minimum: 1, maximum: options.maxLimit } })(LimitArgsType.prototype, "limit");
   ArgsType()(LimitArgsType);

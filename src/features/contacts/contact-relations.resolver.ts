@@ -17,10 +17,7 @@ import { Contact, ContactPage } from "./contact.type";
 
 @Resolver(() => District)
 export class DistrictContactsResolver {
-  @FieldResolver(() => ContactPage, {
-    description:
-      "A page of the district's listed contacts, district and school level (as the districtId filter; deduplicated unless unique: false; default order name).",
-  })
+  @FieldResolver(() => ContactPage)
   contacts(
     @Root() district: DistrictRow,
     @Args(() => ParentContactsArgs) args: ParentContactsArgsOf,
@@ -32,9 +29,7 @@ export class DistrictContactsResolver {
 
 @Resolver(() => School)
 export class SchoolContactsResolver {
-  @FieldResolver(() => ContactPage, {
-    description: "A page of the school's listed contacts (deduplicated unless unique: false; default order name).",
-  })
+  @FieldResolver(() => ContactPage)
   contacts(
     @Root() school: SchoolRow,
     @Args(() => ParentContactsArgs) args: ParentContactsArgsOf,
@@ -46,12 +41,12 @@ export class SchoolContactsResolver {
 
 @Resolver(() => Contact)
 export class ContactParentsResolver {
-  @FieldResolver(() => District, { nullable: true, description: "The contact's district (school-level contacts carry their school's)." })
+  @FieldResolver(() => District, { nullable: true })
   district(@Root() contact: ContactRow, @Ctx() ctx: Context): Promise<DistrictRow | null> | null {
     return contact.district_id ? ctx.loaders.districts.byId.load(contact.district_id) : null;
   }
 
-  @FieldResolver(() => School, { nullable: true, description: "The contact's school; null for a district-level contact." })
+  @FieldResolver(() => School, { nullable: true })
   school(@Root() contact: ContactRow, @Ctx() ctx: Context): Promise<SchoolRow | null> | null {
     return contact.school_id ? ctx.loaders.schools.byId.load(contact.school_id) : null;
   }

@@ -19,7 +19,7 @@ export enum EnrichmentStatus {
   completed = "completed",
   error = "error",
 }
-registerEnumType(EnrichmentStatus, { name: "EnrichmentStatus", description: "State of a contact's enrichment." });
+registerEnumType(EnrichmentStatus, { name: "EnrichmentStatus" });
 
 /**
  * Every filter of GET /contacts (spec "GET /contacts"). The intelligence filters (vendors, pain points,
@@ -28,19 +28,19 @@ registerEnumType(EnrichmentStatus, { name: "EnrichmentStatus", description: "Sta
  */
 @InputType()
 export class ContactFilter {
-  @Field(() => UUIDScalar, { nullable: true, description: "Contacts of this district (district and school level)." })
+  @Field(() => UUIDScalar, { nullable: true })
   districtId?: string;
   @Field(() => UUIDScalar, { nullable: true }) schoolId?: string;
-  @Field({ nullable: true, description: "Two-letter state abbreviation." }) state?: string;
-  @Field({ nullable: true, description: "Text contained in the name or the title (case-insensitive)." }) search?: string;
-  @Field({ nullable: true, description: "An ILIKE pattern the title matches (% any run, _ one character)." })
+  @Field({ nullable: true }) state?: string;
+  @Field({ nullable: true }) search?: string;
+  @Field({ nullable: true })
   titleIlike?: string;
-  @Field({ nullable: true, description: "true: district-level contacts; false: school-level." }) isDistrictContact?: boolean;
+  @Field({ nullable: true }) isDistrictContact?: boolean;
   @Field(() => EnrichmentStatus, { nullable: true }) enrichmentStatus?: EnrichmentStatus;
-  @Field(() => UUIDScalar, { nullable: true, description: "A contact list of the caller's organization." }) listId?: string;
-  @Field(() => [UUIDScalar], { nullable: true, description: "Contacts whose district is in any of these district lists." })
+  @Field(() => UUIDScalar, { nullable: true }) listId?: string;
+  @Field(() => [UUIDScalar], { nullable: true })
   districtListIds?: string[];
-  @Field(() => [UUIDScalar], { nullable: true, description: "Contacts whose school is in any of these school lists." })
+  @Field(() => [UUIDScalar], { nullable: true })
   schoolListIds?: string[];
   @Field(() => [UUIDScalar], { nullable: true }) vendorIds?: string[];
   @Field(() => VendorCategory, { nullable: true }) vendorCategory?: VendorCategory;
@@ -48,13 +48,11 @@ export class ContactFilter {
   @Field(() => PainPointCategory, { nullable: true }) painPointCategory?: PainPointCategory;
   @Field({ nullable: true }) hasPainPoints?: boolean;
   @Field(() => FundingSource, { nullable: true }) fundingSource?: FundingSource;
-  @Field({ nullable: true, description: "The parent has a contract expiring within 6 months." }) hasExpiringContracts?: boolean;
+  @Field({ nullable: true }) hasExpiringContracts?: boolean;
 }
 
 export const CONTACT_MAX_LIMIT = 200;
 export const PARENT_CONTACTS_DEFAULT_LIMIT = 50;
-
-const UNIQUE_DESCRIPTION = "true (default): the deduplicated view, one row per person across sources (docs/contacts.md).";
 
 /** The arguments of `contacts` (GET /contacts): the list kit's plus `unique`. */
 @ArgsType()
@@ -63,7 +61,7 @@ export class ContactListArgs extends ListArgs({
   orderBy: { type: ContactOrderField, default: ContactOrderField.name },
   maxLimit: CONTACT_MAX_LIMIT,
 }) {
-  @Field(() => Boolean, { nullable: true, defaultValue: true, description: UNIQUE_DESCRIPTION }) unique?: boolean | null;
+  @Field(() => Boolean, { nullable: true, defaultValue: true }) unique?: boolean | null;
 }
 export type ContactListArgsOf = ListArgsOf<ContactFilter, ContactOrderField> & { unique?: boolean | null };
 
@@ -74,6 +72,6 @@ export class ParentContactsArgs extends ListArgs<never, ContactOrderField>({
   maxLimit: CONTACT_MAX_LIMIT,
   defaultLimit: PARENT_CONTACTS_DEFAULT_LIMIT,
 }) {
-  @Field(() => Boolean, { nullable: true, defaultValue: true, description: UNIQUE_DESCRIPTION }) unique?: boolean | null;
+  @Field(() => Boolean, { nullable: true, defaultValue: true }) unique?: boolean | null;
 }
 export type ParentContactsArgsOf = Omit<ListArgsOf<never, ContactOrderField>, "filter" | "metricQuery"> & { unique?: boolean | null };

@@ -20,25 +20,25 @@ export class Contact {
   @Col("uuid") childcare_center_id: string | null;
   @Col("string", { required: true }) name: string;
   @Col("string") title: string | null;
-  @Col("string", { description: "Gated: null until the caller's organization unlocks the contact." }) email: string | null;
-  @Col("string", { description: "Gated." }) phone: string | null;
+  @Col("string") email: string | null;
+  @Col("string") phone: string | null;
   @Col("string") state: string | null;
-  @Col("bool", { required: true, description: "true: district level; false: school level." }) is_district_contact: boolean;
-  @Col("string", { description: "Gated." }) linkedin_url: string | null;
-  @Col("string", { description: "Gated." }) profile_summary: string | null;
-  @Col("json", { description: "Gated. Free-form facts about the person." }) key_facts: Record<string, unknown> | null;
+  @Col("bool", { required: true }) is_district_contact: boolean;
+  @Col("string") linkedin_url: string | null;
+  @Col("string") profile_summary: string | null;
+  @Col("json") key_facts: Record<string, unknown> | null;
   @Col("string") source: string | null;
   @Col("string") source_url: string | null;
-  @Col("string", { required: true, description: "demo for the demo layer's fictional people; the pipeline's source otherwise." })
+  @Col("string", { required: true })
   data_source: string;
-  @Col("string", { required: true, description: "pending, processing, completed or error." }) enrichment_status: string;
+  @Col("string", { required: true }) enrichment_status: string;
   @Col("datetime") enriched_at: Timestamp | null;
   @Col("string") enrichment_error: string | null;
   @Col("int", { required: true }) enrichment_retry_count: number;
   @Col("float") qualification_score: number | null;
   @Col("string") qualification_justification: string | null;
   @Col("datetime") qualified_at: Timestamp | null;
-  @Col("string", { required: true, description: "pending, sent or failed." }) email_status: string;
+  @Col("string", { required: true }) email_status: string;
   @Col("string") email_error: string | null;
   @Col("int", { required: true }) email_retry_count: number;
   @Col("bool", { required: true }) emailed: boolean;
@@ -50,7 +50,7 @@ export class Contact {
   @Col("datetime") email_verified_at: Timestamp | null;
   @Col("string") crm_contact_id: string | null;
   @Col("datetime") crm_synced_at: Timestamp | null;
-  @Col("string", { required: true, description: "pending, synced or failed." }) crm_sync_status: string;
+  @Col("string", { required: true }) crm_sync_status: string;
   @Col("string") crm_sync_error: string | null;
   @Col("string") notes: string | null;
   @Col("datetime") discovered_at: Timestamp | null;
@@ -60,10 +60,10 @@ export class Contact {
 }
 
 /** A page of contacts: the list kit's page plus the access summary over the whole result set. */
-@ObjectType({ description: "A page of contacts (GET /api/v1/contacts): data, pagination and _access_summary." })
+@ObjectType()
 export class ContactPage {
   @Field(() => [Contact]) data: Contact[];
   @Field(() => Pagination) pagination: Pagination;
-  @Field(() => AccessSummary, { name: "_accessSummary", description: "Over the whole result set, not the page." })
+  @Field(() => AccessSummary, { name: "_accessSummary" })
   _access_summary: AccessSummary;
 }

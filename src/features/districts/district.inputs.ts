@@ -25,15 +25,14 @@ registerEnumType(DistrictOrderField, { name: "DistrictOrderField" });
  */
 @InputType()
 export class DistrictFilter {
-  @Field({ nullable: true, description: "Two-letter state abbreviation." }) state?: string;
-  @Field({ nullable: true, description: "Text contained in the district name (case-insensitive)." }) search?: string;
+  @Field({ nullable: true }) state?: string;
+  @Field({ nullable: true }) search?: string;
   @Field(() => PipelineStatus, { nullable: true }) status?: PipelineStatus;
   @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
-  @Field(() => [String], { nullable: true, description: "NCES district ids (LEAID, 7 digits), at most 1,000." })
+  @Field(() => [String], { nullable: true })
   fedIds?: string[];
   @Field(() => DateTimeScalar, {
     nullable: true,
-    description: "Districts whose record changed at or after this instant (last_updated_at), for incremental sync.",
   })
   updatedSince?: Date;
   @Field(() => UUIDScalar, { nullable: true }) listId?: string;
@@ -50,10 +49,10 @@ export class DistrictFilter {
   @Field(() => Float, { nullable: true }) minTotalStaff?: number;
   @Field(() => Float, { nullable: true }) maxTotalStaff?: number;
   @Field(() => LocaleBucket, { nullable: true }) locale?: LocaleBucket;
-  @Field({ nullable: true, description: "Federal district type (NCES LEA type text), exact, case-insensitive." })
+  @Field({ nullable: true })
   districtType?: string;
-  @Field({ nullable: true, description: "Partial county name." }) county?: string;
-  @Field(() => [GradeLevel], { nullable: true, description: "Districts offering any of these levels." })
+  @Field({ nullable: true }) county?: string;
+  @Field(() => [GradeLevel], { nullable: true })
   gradeLevels?: GradeLevel[];
   @Field(() => [UUIDScalar], { nullable: true }) vendorIds?: string[];
   @Field(() => VendorCategory, { nullable: true }) vendorCategory?: VendorCategory;
@@ -61,7 +60,7 @@ export class DistrictFilter {
   @Field({ nullable: true }) hasPainPoints?: boolean;
   @Field(() => FundingSource, { nullable: true }) fundingSource?: FundingSource;
   @Field({ nullable: true }) hasFunding?: boolean;
-  @Field({ nullable: true, description: "A contract expires within 6 months." })
+  @Field({ nullable: true })
   hasExpiringContracts?: boolean;
   @Field(() => BidStatus, { nullable: true }) rfpStatus?: BidStatus;
 }

@@ -11,7 +11,7 @@ import { District, DistrictPage } from "./district.type";
 /** District queries. The nested blocks of District are block field resolvers (src/features/blocks/). */
 @Resolver(() => District)
 export class DistrictResolver {
-  @Query(() => DistrictPage, { description: "Search districts. Same filters as GET /api/v1/districts." })
+  @Query(() => DistrictPage)
   async districts(
     @Args(() => DistrictListArgs) args: DistrictListArgs,
     @Ctx() ctx: Context,
@@ -27,7 +27,7 @@ export class DistrictResolver {
     return ctx.loaders.districts.byId.load(id);
   }
 
-  @Query(() => District, { nullable: true, description: "A district by its NCES id (LEAID, 7 digits); null when no district has it." })
+  @Query(() => District, { nullable: true })
   async districtByFedId(@Arg("fedId") fedId: string, @Ctx() ctx: Context): Promise<DistrictRow | null> {
     const id = await ctx.loaders.districts.idByFedId.load(checkFedId("fed_id", fedId, 7));
     return id ? ctx.loaders.districts.byId.load(id) : null;

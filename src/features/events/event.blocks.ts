@@ -26,7 +26,6 @@ export const eventsBlock = defineBlock({
     {
       name: "events",
       type: () => [TimelineEvent],
-      description: "Timeline events, chronological (event_date, created_at, id): the latest `limit` of them.",
       shape: (rows) => rows,
       limit: { default: EVENTS_DEFAULT_LIMIT, max: EVENTS_MAX_LIMIT, keep: "last" },
     },

@@ -13,13 +13,12 @@ import { listEntityEvents } from "./event.service";
 export class EventQueryResolver {
   @Query(() => [TimelineEvent], {
     nullable: true,
-    description: "A district's timeline events, chronological; null for an unknown district.",
   })
   districtEvents(@Arg("id", () => UUIDScalar) id: string, @Ctx() ctx: Context): Promise<TimelineEvent[] | null> {
     return listEntityEvents(ctx.db, "district", id);
   }
 
-  @Query(() => [TimelineEvent], { nullable: true, description: "A school's timeline events, chronological; null for an unknown school." })
+  @Query(() => [TimelineEvent], { nullable: true })
   schoolEvents(@Arg("id", () => UUIDScalar) id: string, @Ctx() ctx: Context): Promise<TimelineEvent[] | null> {
     return listEntityEvents(ctx.db, "school", id);
   }

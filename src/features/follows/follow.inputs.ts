@@ -8,7 +8,7 @@ export const FOLLOW_MAX_LIMIT = 200;
 /** POST /follows body (spec: all three required). */
 @InputType()
 export class FollowInput {
-  @Field(() => UUIDScalar, { description: "A project of the caller's organization." }) projectId: string;
+  @Field(() => UUIDScalar) projectId: string;
   @Field(() => FollowEntityType) entityType: FollowEntityType;
   @Field(() => UUIDScalar) entityId: string;
 }
@@ -21,7 +21,7 @@ registerEnumType(FollowOrderField, { name: "FollowOrderField" });
 
 @InputType()
 export class FollowFilter {
-  @Field({ nullable: true, description: "Also list unfollowed follows (default false: only active ones)." })
+  @Field({ nullable: true })
   includeUnfollowed?: boolean;
   @Field(() => FollowEntityType, { nullable: true }) entityType?: FollowEntityType;
 }

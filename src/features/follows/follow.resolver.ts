@@ -8,23 +8,17 @@ import { Follow, FollowOutcome, FollowPage } from "./follow.type";
 
 @Resolver(() => Follow)
 export class FollowResolver {
-  @Mutation(() => FollowOutcome, {
-    description: "A project follows a district or school (POST /api/v1/follows); free plans within FREE_FOLLOW_SLOTS, else FOLLOW_LIMIT.",
-  })
+  @Mutation(() => FollowOutcome)
   follow(@Arg("input", () => FollowInput) input: FollowInput, @Ctx() ctx: Context): Promise<FollowOutcome> {
     return follow(ctx.db, ctx.viewer, input, ctx.env);
   }
 
-  @Mutation(() => Follow, {
-    description: "Unfollows: unfollowed_at and slot_released_at set, the slot given back (DELETE /api/v1/follows/{id}).",
-  })
+  @Mutation(() => Follow)
   unfollow(@Arg("id", () => UUIDScalar) id: string, @Ctx() ctx: Context): Promise<Follow> {
     return unfollow(ctx.db, ctx.viewer, id);
   }
 
-  @Query(() => FollowPage, {
-    description: "A project's follows, active ones unless includeUnfollowed (GET /api/v1/projects/{id}/follows).",
-  })
+  @Query(() => FollowPage)
   projectFollows(
     @Arg("projectId", () => UUIDScalar) projectId: string,
     @Args(() => FollowListArgs) args: FollowListArgs,

@@ -6,9 +6,9 @@ export enum FollowEntityType {
   district = "district",
   school = "school",
 }
-registerEnumType(FollowEntityType, { name: "FollowEntityType", description: "What a project follows." });
+registerEnumType(FollowEntityType, { name: "FollowEntityType" });
 
-@ObjectType({ description: "A project's follow of a district or school (POST /follows). Unfollowed: unfollowed_at set." })
+@ObjectType()
 export class Follow {
   @Col("uuid", { required: true }) id: string;
   @Col("uuid", { required: true }) project_id: string;
@@ -16,12 +16,12 @@ export class Follow {
   @Col("uuid", { required: true }) entity_id: string;
   @Col("datetime", { required: true }) followed_at: Timestamp;
   @Col("datetime") unfollowed_at: Timestamp | null;
-  @Col("datetime", { description: "When its follow slot was given back (set by unfollowing)." })
+  @Col("datetime")
   slot_released_at: Timestamp | null;
   @Col("datetime", { required: true }) created_at: Timestamp;
 }
 
-@ObjectType({ description: "The answer of POST /follows: the follow, and whether this call created it (false: already followed)." })
+@ObjectType()
 export class FollowOutcome {
   @Col("bool", { required: true }) created: boolean;
   @Field(() => Follow) follow: Follow;

@@ -15,10 +15,7 @@ import { HeadStartProgram, HeadStartProgramPage } from "./head-start.type";
 
 @Resolver(() => District)
 export class DistrictHeadStartResolver {
-  @FieldResolver(() => HeadStartProgramPage, {
-    description:
-      "A page of the Head Start programs the district runs as recipient (the list's filters, default status active; default order name).",
-  })
+  @FieldResolver(() => HeadStartProgramPage)
   headStartPrograms(
     @Root() district: DistrictRow,
     @Args(() => HeadStartListArgs) args: HeadStartListArgs,
@@ -30,10 +27,7 @@ export class DistrictHeadStartResolver {
 
 @Resolver(() => Operator)
 export class OperatorHeadStartResolver {
-  @FieldResolver(() => HeadStartProgramPage, {
-    description:
-      "A page of the Head Start programs the operator runs, with those of operators merged into it (the list's filters, default status active: unfiltered, the total is its headStartCount; default order name).",
-  })
+  @FieldResolver(() => HeadStartProgramPage)
   headStartPrograms(
     @Root() operator: OperatorRow,
     @Args(() => HeadStartListArgs) args: HeadStartListArgs,

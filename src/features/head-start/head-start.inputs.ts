@@ -30,7 +30,7 @@ export enum HeadStartStatusFilter {
   no_open_site = "no_open_site",
   all = "all",
 }
-registerEnumType(HeadStartStatusFilter, { name: "HeadStartStatusFilter", description: "Default active." });
+registerEnumType(HeadStartStatusFilter, { name: "HeadStartStatusFilter" });
 
 export enum DelegatesFilter {
   include = "include",
@@ -39,32 +39,30 @@ export enum DelegatesFilter {
 }
 registerEnumType(DelegatesFilter, {
   name: "DelegatesFilter",
-  description: "include (default): recipients and delegates; exclude: grant recipients only; only: delegate agencies only.",
 });
 
 /** Every filter of GET /head-start-programs (interface spec). */
 @InputType()
 export class HeadStartFilter {
-  @Field(() => [String], { nullable: true, description: "Two-letter state abbreviations." }) state?: string[];
-  @Field(() => [String], { nullable: true, description: "County names (exact, case-insensitive)." }) county?: string[];
-  @Field(() => [HeadStartProgramType], { nullable: true, description: "Programs having any of these types." })
+  @Field(() => [String], { nullable: true }) state?: string[];
+  @Field(() => [String], { nullable: true }) county?: string[];
+  @Field(() => [HeadStartProgramType], { nullable: true })
   programType?: HeadStartProgramType[];
-  @Field(() => HeadStartStatusFilter, { nullable: true, description: "Default active." }) status?: HeadStartStatusFilter;
-  @Field(() => Int, { nullable: true, description: "Funded seats at open sites." }) minFundedSlots?: number;
+  @Field(() => HeadStartStatusFilter, { nullable: true }) status?: HeadStartStatusFilter;
+  @Field(() => Int, { nullable: true }) minFundedSlots?: number;
   @Field(() => Int, { nullable: true }) maxFundedSlots?: number;
-  @Field(() => DateScalar, { nullable: true, description: "Grant ends on or after this date." }) grantEndAfter?: string;
-  @Field(() => DateScalar, { nullable: true, description: "Grant ends on or before this date." }) grantEndBefore?: string;
+  @Field(() => DateScalar, { nullable: true }) grantEndAfter?: string;
+  @Field(() => DateScalar, { nullable: true }) grantEndBefore?: string;
   @Field(() => DelegatesFilter, { nullable: true }) delegates?: DelegatesFilter;
-  @Field({ nullable: true, description: "true: only school-district-run programs; false: none of them." }) districtRun?: boolean;
-  @Field({ nullable: true, description: "Program or recipient name (contains, case-insensitive), or grant number (equals)." })
+  @Field({ nullable: true }) districtRun?: boolean;
+  @Field({ nullable: true })
   search?: string;
   @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
   @Field(() => DateTimeScalar, {
     nullable: true,
-    description: "Programs whose record changed at or after this instant (updated_at), for incremental sync.",
   })
   updatedSince?: Date;
-  @Field(() => UUIDScalar, { nullable: true, description: "Only delegates under this recipient's program." }) parentProgramId?: string;
+  @Field(() => UUIDScalar, { nullable: true }) parentProgramId?: string;
 }
 
 /** The arguments of `headStartPrograms` (GET /head-start-programs). */

@@ -12,7 +12,7 @@ import { HeadStartProgram, HeadStartProgramPage } from "./head-start.type";
 
 @Resolver(() => HeadStartProgram)
 export class HeadStartProgramResolver {
-  @Query(() => HeadStartProgramPage, { description: "Search Head Start programs. Same filters as GET /api/v1/head-start-programs." })
+  @Query(() => HeadStartProgramPage)
   async headStartPrograms(@Args(() => HeadStartListArgs) args: HeadStartListArgs, @Ctx() ctx: Context): Promise<PageOf<HeadStartProgram>> {
     const page = await listHeadStartPrograms(ctx.db, args);
     for (const row of page.data) ctx.loaders.headStart.byId.prime(row.id, row);
@@ -26,16 +26,12 @@ export class HeadStartProgramResolver {
 
   @FieldResolver(() => Operator, {
     nullable: true,
-    description: "The operator running it (not for school-district recipients or delegates).",
   })
   operator(@Root() program: HeadStartProgram, @Ctx() ctx: Context): Promise<OperatorRow | null> | null {
     return program.operator_id ? ctx.loaders.operators.byId.load(program.operator_id) : null;
   }
 
-  @FieldResolver(() => HeadStartProgramPage, {
-    description:
-      "A page of the delegate agencies running part of this grant (the list's filters, default status active; default order name).",
-  })
+  @FieldResolver(() => HeadStartProgramPage)
   delegates(
     @Root() program: HeadStartProgram,
     @Args(() => HeadStartListArgs) args: HeadStartListArgs,
@@ -44,12 +40,12 @@ export class HeadStartProgramResolver {
     return ctx.loaders.headStart.delegatesOf(args).load(program.id);
   }
 
-  @FieldResolver(() => District, { nullable: true, description: "The school district running it, when a district is the recipient." })
+  @FieldResolver(() => District, { nullable: true })
   district(@Root() program: HeadStartProgram, @Ctx() ctx: Context): Promise<DistrictRow | null> | null {
     return program.district_id ? ctx.loaders.districts.byId.load(program.district_id) : null;
   }
 
-  @FieldResolver(() => HeadStartProgram, { nullable: true, description: "A delegate's grant (recipient) program." })
+  @FieldResolver(() => HeadStartProgram, { nullable: true })
   parentProgram(@Root() program: HeadStartProgram, @Ctx() ctx: Context): Promise<HeadStartProgram | null> | null {
     return program.parent_program_id ? ctx.loaders.headStart.byId.load(program.parent_program_id) : null;
   }

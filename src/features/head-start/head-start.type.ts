@@ -13,8 +13,8 @@ export class HeadStartProgram {
   @Col("string", { required: true }) slug: string;
   @Col("string", { required: true }) name: string;
   @Col("string", { required: true }) grant_number: string;
-  @Col("string", { description: "Set on a delegate agency's program." }) delegate_number: string | null;
-  @Col("uuid", { description: "A delegate's grant (recipient) program." }) parent_program_id: string | null;
+  @Col("string") delegate_number: string | null;
+  @Col("uuid") parent_program_id: string | null;
   @Col("string") parent_program_name: string | null;
   @Col("string") recipient_name: string | null;
   @Col("string", { required: true }) state: string;
@@ -25,23 +25,22 @@ export class HeadStartProgram {
   @Col("string") phone: string | null;
   @Col("string") website_url: string | null;
   @Col("string") email: string | null;
-  @Col("uuid", { description: "The school district running it, when a district is the recipient." }) district_id: string | null;
+  @Col("uuid") district_id: string | null;
   @Col("string") district_name: string | null;
   @Col("strings", {
     required: true,
-    description: "Any of head_start, early_head_start, migrant_seasonal, aian_head_start, aian_early_head_start.",
   })
   program_types: string[];
-  @Col("int", { description: "Funded seats at open sites." }) funded_slots: number | null;
+  @Col("int") funded_slots: number | null;
   @Col("int") open_site_count: number | null;
   @Col("int") site_count: number | null;
-  @Col("string", { required: true, description: "active or no_open_site." }) status: string;
+  @Col("string", { required: true }) status: string;
   @Col("float") grant_amount: number | null;
   @Col("date") grant_start: string | null;
   @Col("date") grant_end: string | null;
   @Col("string") source_url: string | null;
   @Col("string") source_version: string | null;
-  @Col("uuid", { description: "The operator running it (grant recipients that are not school districts)." })
+  @Col("uuid")
   operator_id: string | null;
   @Col("datetime", { required: true }) created_at: Date;
   @Col("datetime", { required: true }) updated_at: Date;

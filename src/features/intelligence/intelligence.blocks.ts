@@ -10,7 +10,6 @@ import { jsonArraySql, jsonRowsSql, rowDecoder, type JsonColumn } from "../commo
 import { BID_STATUS_SQL } from "./intelligence.service";
 import { Bid, BidFiling, Contract, Funding, PainPoint, Vendor } from "./intelligence.type";
 
-const NOTE = "Null unless the caller's organization has unlocked this entity.";
 const owner = ({ kind }: BlockSqlContext): string => ENTITY_SQL[kind].ownerColumn;
 const list = <T>(rows: T[]): T[] => rows;
 
@@ -34,7 +33,6 @@ export const painPointsBlock = defineBlock({
       name: "painPoints",
       type: () => [PainPoint],
       nullable: true,
-      description: `Extracted pain points, newest first. ${NOTE}`,
       shape: list,
     },
   ],
@@ -56,7 +54,7 @@ export const vendorsBlock = defineBlock({
       "ive.name, ive.id",
     ),
   decode: (json) => decodeVendors(json as unknown[][] | null),
-  fields: [{ name: "vendors", type: () => [Vendor], nullable: true, description: `Vendors in use, by name. ${NOTE}`, shape: list }],
+  fields: [{ name: "vendors", type: () => [Vendor], nullable: true, shape: list }],
 });
 
 const FUNDING_COLUMNS = columnsOf(Funding);
@@ -79,7 +77,6 @@ export const fundingBlock = defineBlock({
       name: "funding",
       type: () => [Funding],
       nullable: true,
-      description: `Funding sources, latest fiscal year first. ${NOTE}`,
       shape: list,
     },
   ],
@@ -105,7 +102,6 @@ export const contractsBlock = defineBlock({
       name: "contracts",
       type: () => [Contract],
       nullable: true,
-      description: `Vendor contracts, soonest expiry first. ${NOTE}`,
       shape: list,
     },
   ],
@@ -148,7 +144,6 @@ export const bidsBlock = defineBlock({
       name: "bids",
       type: () => [Bid],
       nullable: true,
-      description: `Bids (RFPs), latest posted first, with the caller's filing. ${NOTE}`,
       shape: list,
     },
   ],

@@ -9,15 +9,13 @@ export const LIST_ITEMS_PER_CALL = 1000;
 /** POST /lists body. GraphQL's input coercion rejects unknown properties, wrong types and entity types before the service runs. */
 @InputType()
 export class CreateListInput {
-  @Field(() => String, { description: `1 to ${LIST_NAME_MAX} characters (surrounding spaces are trimmed).` }) name: string;
+  @Field(() => String) name: string;
   @Field(() => ListEntityType) entityType: ListEntityType;
 }
 
 /** POST /lists/{id}/items body. */
 @InputType()
 export class AddListItemsInput {
-  @Field(() => [UUIDScalar], {
-    description: `1 to ${LIST_ITEMS_PER_CALL.toLocaleString("en-US")} ids of entities of the list's type; ids already in the list are left as they are.`,
-  })
+  @Field(() => [UUIDScalar])
   entityIds: string[];
 }

@@ -5,9 +5,7 @@ import { MetricCatalogueEntry, MetricEntityType } from "./metrics.type";
 
 @Resolver()
 export class MetricsResolver {
-  @Query(() => [MetricCatalogueEntry], {
-    description: "The metrics metric_query accepts for an entity type, with the years present (GET /metrics).",
-  })
+  @Query(() => [MetricCatalogueEntry])
   metrics(@Arg("entityType", () => MetricEntityType) entityType: MetricEntityType, @Ctx() ctx: Context): Promise<MetricCatalogueEntry[]> {
     return metricsCatalogue(ctx.db, entityType);
   }

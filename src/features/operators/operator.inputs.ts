@@ -25,7 +25,6 @@ export enum ContractorMode {
 }
 registerEnumType(ContractorMode, {
   name: "ContractorMode",
-  description: "Which of an operator's Form 990 returns the contractor filter reads: any current return, or only the latest.",
 });
 
 /** Every filter of GET /operators (contract section 6). */
@@ -33,35 +32,31 @@ registerEnumType(ContractorMode, {
 export class OperatorFilter {
   @Field(() => [String], {
     nullable: true,
-    description: "Two-letter states where it runs active centers or open Head Start programs; also scopes the counts to them.",
   })
   state?: string[];
-  @Field(() => [String], { nullable: true, description: "Any case: nonprofit, company, government, tribe, church, other." })
+  @Field(() => [String], { nullable: true })
   kind?: string[];
-  @Field(() => Int, { nullable: true, description: "Active centers, 0 to 2147483647." }) minCenters?: number;
+  @Field(() => Int, { nullable: true }) minCenters?: number;
   @Field(() => Int, { nullable: true }) maxCenters?: number;
-  @Field(() => Int, { nullable: true, description: "Summed licensed capacity of its active centers." }) minCapacity?: number;
+  @Field(() => Int, { nullable: true }) minCapacity?: number;
   @Field(() => Int, { nullable: true }) maxCapacity?: number;
-  @Field({ nullable: true, description: "Runs a Head Start program with an open site (true) or none (false)." })
+  @Field({ nullable: true })
   hasOpenHeadStart?: boolean;
-  @Field(() => Float, { nullable: true, description: "Total revenue of the latest Form 990." }) minTotalRevenue?: number;
+  @Field(() => Float, { nullable: true }) minTotalRevenue?: number;
   @Field(() => Float, { nullable: true }) maxTotalRevenue?: number;
-  @Field(() => Float, { nullable: true, description: "Government grants of the latest Form 990." }) minGovernmentGrants?: number;
+  @Field(() => Float, { nullable: true }) minGovernmentGrants?: number;
   @Field(() => Float, { nullable: true }) maxGovernmentGrants?: number;
   @Field({
     nullable: true,
-    description:
-      "Paid a contractor over $100,000 whose name contains one of these names (joined by |, at most 20, each at most 200 characters), ignoring case, spaces and punctuation. 990-EZ returns never match.",
   })
   contractor?: string;
-  @Field(() => ContractorMode, { nullable: true, description: "Default any." }) contractorMode?: ContractorMode;
-  @Field({ nullable: true, description: "Name contains it (case-insensitive), or the EIN equals it; at most 200 characters." })
+  @Field(() => ContractorMode, { nullable: true }) contractorMode?: ContractorMode;
+  @Field({ nullable: true })
   search?: string;
-  @Field(() => [UUIDScalar], { nullable: true, description: "An id merged into another operator reads as the operator it became." })
+  @Field(() => [UUIDScalar], { nullable: true })
   ids?: string[];
   @Field(() => DateTimeScalar, {
     nullable: true,
-    description: "Operators whose record changed at or after this instant (updated_at), for incremental sync.",
   })
   updatedSince?: Date;
 }

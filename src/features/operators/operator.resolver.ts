@@ -8,7 +8,7 @@ import { Operator, OperatorPage } from "./operator.type";
 
 @Resolver(() => Operator)
 export class OperatorResolver {
-  @Query(() => OperatorPage, { description: "Search operators. Same filters as GET /api/v1/operators." })
+  @Query(() => OperatorPage)
   async operators(@Args(() => OperatorListArgs) args: OperatorListArgs, @Ctx() ctx: Context): Promise<PageOf<OperatorRow>> {
     const page = await listOperators(ctx.db, args);
     // A state-scoped page (counts) or a contractor search (contractor_paid) differs from the plain record.
@@ -16,7 +16,7 @@ export class OperatorResolver {
     return page;
   }
 
-  @Query(() => Operator, { nullable: true, description: "One operator; a merged id returns the operator it became." })
+  @Query(() => Operator, { nullable: true })
   operator(@Arg("id", () => UUIDScalar) id: string, @Ctx() ctx: Context): Promise<OperatorRow | null> {
     return ctx.loaders.operators.byId.load(id);
   }

@@ -2,13 +2,13 @@ import { Field, ObjectType } from "type-graphql";
 import { Col } from "../../graphql/fields";
 import { Page } from "../common/list-kit";
 
-@ObjectType({ description: "A contractor the operator's latest Form 990 reports paying over $100,000 (Schedule/Part VII section B)." })
+@ObjectType()
 export class ContractorMatch {
   @Col("string", { required: true }) name: string;
   @Col("float", { required: true }) amount: number;
   @Col("string") services: string | null;
-  @Col("string", { description: "Where on the return the line sits (e-file line key), as filed." }) line_key: string | null;
-  @Col("string", { description: "Fiscal year end of the return, YYYY-MM-DD." }) fiscal_year_end: string | null;
+  @Col("string") line_key: string | null;
+  @Col("string") fiscal_year_end: string | null;
 }
 
 /**
@@ -21,10 +21,10 @@ export class Operator {
   @Col("uuid", { required: true }) id: string;
   @Col("string", { required: true }) slug: string;
   @Col("string", { required: true }) name: string;
-  @Col("string", { required: true, description: "nonprofit, company, government, tribe, church or other." }) kind: string;
-  @Col("string", { description: "IRS employer identification number, 9 digits." }) ein: string | null;
+  @Col("string", { required: true }) kind: string;
+  @Col("string") ein: string | null;
   @Col("string") uei: string | null;
-  @Col("string", { description: "Chain key shared by its childcare centers (childcare_centers.chain)." }) chain_key: string | null;
+  @Col("string") chain_key: string | null;
   @Col("string") ntee_code: string | null;
   @Col("string") physical_address: string | null;
   @Col("string") physical_city: string | null;
@@ -37,32 +37,28 @@ export class Operator {
   @Col("string") brand_color: string | null;
   @Col("datetime", { required: true }) created_at: Date;
   @Col("datetime", { required: true }) updated_at: Date;
-  @Col("int", { required: true, description: "Active childcare centers it runs (in the filtered states when `state` is given)." })
+  @Col("int", { required: true })
   center_count: number;
-  @Col("int", { description: "Summed licensed capacity of those centers (null when none reports a capacity)." })
+  @Col("int")
   center_seats: number | null;
   @Col("int", {
     required: true,
-    description: "Head Start programs with an open site it runs (in the filtered states when `state` is given).",
   })
   head_start_count: number;
-  @Col("int", { description: "Summed funded slots of those programs (null when none reports slots)." })
+  @Col("int")
   head_start_slots: number | null;
-  @Col("strings", { required: true, description: "States where it runs active centers or open Head Start programs (all states)." })
+  @Col("strings", { required: true })
   program_states: string[];
-  @Col("float", { description: "Total revenue of the latest Form 990." }) total_revenue: number | null;
-  @Col("float", { description: "Government grants of the latest Form 990." }) government_grants: number | null;
-  @Col("string", { description: "Fiscal year end of the latest return, YYYY-MM-DD." }) fiscal_year_end: string | null;
-  @Col("string", { description: "Form of the latest return: 990, 990EZ, 990PF." }) latest_990_form: string | null;
-  @Col("string", { description: "IRS e-file object id of the latest return." }) latest_990_object_id: string | null;
+  @Col("float") total_revenue: number | null;
+  @Col("float") government_grants: number | null;
+  @Col("string") fiscal_year_end: string | null;
+  @Col("string") latest_990_form: string | null;
+  @Col("string") latest_990_object_id: string | null;
   @Field(() => [ContractorMatch], {
     name: "contractorMatches",
-    description: "Contractors paid over $100,000 on the latest return, largest first.",
   })
   contractor_matches: ContractorMatch[];
-  @Col("string", {
-    description: "With a `contractor` filter: the matching contractors' names as filed (several joined by '; '); otherwise null.",
-  })
+  @Col("string")
   contractor_paid: string | null;
 }
 

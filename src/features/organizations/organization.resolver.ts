@@ -5,7 +5,7 @@ import { Organization } from "./organization.type";
 
 @Resolver()
 export class OrganizationResolver {
-  @Query(() => Organization, { description: "The caller's organization: plan, entitlements, credits and follow slots (GET /org)." })
+  @Query(() => Organization)
   organization(@Ctx() ctx: Context): Promise<Organization> {
     return organizationOfViewer(ctx.db, ctx.viewer, ctx.env);
   }

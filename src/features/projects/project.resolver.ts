@@ -6,12 +6,12 @@ import { Project } from "./project.type";
 
 @Resolver(() => Project)
 export class ProjectResolver {
-  @Query(() => [Project], { description: "The projects of the caller's organization, oldest first (GET /api/v1/projects)." })
+  @Query(() => [Project])
   projects(@Ctx() ctx: Context): Promise<Project[]> {
     return listProjects(ctx.db, ctx.viewer);
   }
 
-  @Mutation(() => Project, { description: "A new project of the caller's organization (POST /api/v1/projects)." })
+  @Mutation(() => Project)
   createProject(@Arg("input", () => CreateProjectInput) input: CreateProjectInput, @Ctx() ctx: Context): Promise<Project> {
     return createProject(ctx.db, ctx.viewer.organizationId, input);
   }

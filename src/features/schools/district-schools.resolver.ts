@@ -13,7 +13,7 @@ import { SchoolPage } from "./school.type";
 
 @Resolver(() => District)
 export class DistrictSchoolsResolver {
-  @FieldResolver(() => SchoolPage, { description: "A page of the district's schools (default order: name)." })
+  @FieldResolver(() => SchoolPage)
   schools(
     @Root() district: DistrictRow,
     @Args(() => DistrictSchoolsArgs) args: DistrictSchoolsArgs,

@@ -7,23 +7,23 @@ import { Field, Float, InputType, Int } from "type-graphql";
  */
 @InputType()
 export class UpdateSchoolInput {
-  @Field(() => String, { nullable: true, description: "Not null." }) name?: string | null;
-  @Field(() => String, { nullable: true, description: "An http(s) URL." }) websiteUrl?: string | null;
-  @Field(() => String, { nullable: true, description: "A CCD grade span LOW-HIGH, e.g. KG-05, 09-12, PK-08." })
+  @Field(() => String, { nullable: true }) name?: string | null;
+  @Field(() => String, { nullable: true }) websiteUrl?: string | null;
+  @Field(() => String, { nullable: true })
   gradeLevels?: string | null;
   @Field(() => Int, { nullable: true }) studentCount?: number | null;
-  @Field(() => String, { nullable: true, description: "Not null; unique among schools." }) fedId?: string | null;
+  @Field(() => String, { nullable: true }) fedId?: string | null;
   @Field(() => String, { nullable: true }) localeType?: string | null;
   @Field(() => String, { nullable: true }) schoolType?: string | null;
   @Field(() => String, { nullable: true }) phone?: string | null;
   @Field(() => String, { nullable: true }) county?: string | null;
   @Field(() => String, { nullable: true }) physicalAddress?: string | null;
   @Field(() => String, { nullable: true }) physicalCity?: string | null;
-  @Field(() => String, { nullable: true, description: "Two-letter abbreviation." }) physicalState?: string | null;
-  @Field(() => String, { nullable: true, description: "ZIP or ZIP+4." }) physicalZip?: string | null;
+  @Field(() => String, { nullable: true }) physicalState?: string | null;
+  @Field(() => String, { nullable: true }) physicalZip?: string | null;
   @Field(() => String, { nullable: true }) mailingAddress?: string | null;
   @Field(() => String, { nullable: true }) mailingCity?: string | null;
-  @Field(() => String, { nullable: true, description: "Two-letter abbreviation." }) mailingState?: string | null;
-  @Field(() => String, { nullable: true, description: "ZIP or ZIP+4." }) mailingZip?: string | null;
+  @Field(() => String, { nullable: true }) mailingState?: string | null;
+  @Field(() => String, { nullable: true }) mailingZip?: string | null;
   @Field(() => Float, { nullable: true }) studentTeacherRatio?: number | null;
 }

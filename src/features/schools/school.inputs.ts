@@ -19,32 +19,30 @@ registerEnumType(SchoolOrderField, { name: "SchoolOrderField" });
  */
 @InputType()
 export class SchoolFilter {
-  @Field(() => UUIDScalar, { nullable: true, description: "The parent district." }) districtId?: string;
+  @Field(() => UUIDScalar, { nullable: true }) districtId?: string;
   @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
-  @Field(() => [String], { nullable: true, description: "NCES school ids (NCESSCH, 12 digits), at most 1,000." })
+  @Field(() => [String], { nullable: true })
   fedIds?: string[];
   @Field(() => DateTimeScalar, {
     nullable: true,
-    description: "Schools whose record changed at or after this instant (last_updated_at), for incremental sync.",
   })
   updatedSince?: Date;
-  @Field({ nullable: true, description: "Two-letter state abbreviation." }) state?: string;
-  @Field({ nullable: true, description: "Text contained in the school name (case-insensitive)." }) search?: string;
+  @Field({ nullable: true }) state?: string;
+  @Field({ nullable: true }) search?: string;
   @Field(() => PipelineStatus, { nullable: true }) status?: PipelineStatus;
   @Field(() => Int, { nullable: true }) minEnrollment?: number;
   @Field(() => Int, { nullable: true }) maxEnrollment?: number;
   @Field(() => Float, { nullable: true }) minStudentTeacherRatio?: number;
   @Field(() => Float, { nullable: true }) maxStudentTeacherRatio?: number;
-  @Field({ nullable: true, description: "Federal school type (NCES school type text), exact, case-insensitive." })
+  @Field({ nullable: true })
   schoolType?: string;
-  @Field(() => [GradeLevel], { nullable: true, description: "Schools offering any of these levels." })
+  @Field(() => [GradeLevel], { nullable: true })
   gradeLevels?: GradeLevel[];
   @Field(() => LocaleBucket, { nullable: true }) locale?: LocaleBucket;
-  @Field({ nullable: true, description: "Partial county name." }) county?: string;
-  @Field(() => UUIDScalar, { nullable: true, description: "A list of the caller's organization." }) listId?: string;
+  @Field({ nullable: true }) county?: string;
+  @Field(() => UUIDScalar, { nullable: true }) listId?: string;
   @Field(() => [UUIDScalar], {
     nullable: true,
-    description: "Schools whose district is in any of these lists of the caller's organization.",
   })
   districtListIds?: string[];
   @Field(() => [UUIDScalar], { nullable: true }) vendorIds?: string[];
@@ -53,7 +51,7 @@ export class SchoolFilter {
   @Field({ nullable: true }) hasPainPoints?: boolean;
   @Field(() => FundingSource, { nullable: true }) fundingSource?: FundingSource;
   @Field({ nullable: true }) hasFunding?: boolean;
-  @Field({ nullable: true, description: "A contract expires within 6 months." })
+  @Field({ nullable: true })
   hasExpiringContracts?: boolean;
   @Field(() => BidStatus, { nullable: true }) rfpStatus?: BidStatus;
 }

@@ -15,7 +15,7 @@ import { School, SchoolPage } from "./school.type";
 /** School queries and School.district. The nested blocks of School are block field resolvers (src/features/blocks/). */
 @Resolver(() => School)
 export class SchoolResolver {
-  @Query(() => SchoolPage, { description: "Search schools. Same filters as GET /api/v1/schools." })
+  @Query(() => SchoolPage)
   async schools(
     @Args(() => SchoolListArgs) args: SchoolListArgs,
     @Ctx() ctx: Context,
@@ -31,13 +31,13 @@ export class SchoolResolver {
     return ctx.loaders.schools.byId.load(id);
   }
 
-  @Query(() => School, { nullable: true, description: "A school by its NCES id (NCESSCH, 12 digits); null when no school has it." })
+  @Query(() => School, { nullable: true })
   async schoolByFedId(@Arg("fedId") fedId: string, @Ctx() ctx: Context): Promise<SchoolRow | null> {
     const id = await ctx.loaders.schools.idByFedId.load(checkFedId("fed_id", fedId, 12));
     return id ? ctx.loaders.schools.byId.load(id) : null;
   }
 
-  @Mutation(() => School, { description: "Edit a school's directory fields (internal plan only). PATCH /api/v1/schools/{id}." })
+  @Mutation(() => School)
   async updateSchool(
     @Arg("id", () => UUIDScalar) id: string,
     @Arg("input", () => UpdateSchoolInput) input: UpdateSchoolInput,
@@ -48,7 +48,7 @@ export class SchoolResolver {
     return row;
   }
 
-  @FieldResolver(() => District, { nullable: true, description: "The parent district." })
+  @FieldResolver(() => District, { nullable: true })
   async district(@Root() school: SchoolRow, @Ctx() ctx: Context): Promise<DistrictRow | null> {
     return school.district_id ? ctx.loaders.districts.byId.load(school.district_id) : null;
   }

@@ -53,7 +53,7 @@ export class School {
   @Col("datetime", { required: true }) last_updated_at: Timestamp;
   @Col("datetime", { required: true }) created_at: Timestamp;
   @Field(() => Access) _access: Access;
-  @Col("json", { description: "Values selected by metricQuery, keyed by their `as` name." })
+  @Col("json")
   metric_values: Record<string, number | null> | null;
 }
 

@@ -28,7 +28,6 @@ export const specialEducationFinanceBlock = defineBlock({
     {
       name: "specialEducationFinance",
       type: () => SpecialEducationFinance,
-      description: "IDEA child counts with F-33 special-education finance, by fiscal year.",
       shape: (rows, record) => specialEducationFinance(rows, record.__history_open),
     },
   ],
@@ -49,7 +48,6 @@ export const parentDistrictSpecialEducationFinanceBlock = defineBlock({
       name: "parentDistrictSpecialEducationFinance",
       type: () => ParentDistrictSpecialEducationFinance,
       nullable: true,
-      description: "The parent district's special-education finance; null when the school has no parent district.",
       shape: (finance, record) => parentDistrictSpecialEducationFinance(finance, record.__history_open),
     },
   ],

@@ -57,12 +57,9 @@ export class DistrictStatisticsEntry {
   @Col("float") current_expenditures_per_student: number | null;
   @Col("float") federal_revenue_share_pct: number | null;
   @Col("string") enrollment_status: string | null;
-  @Col("string", { description: 'NCES agency type in that school year, as ELSI publishes it ("1-Regular local school district ...").' })
+  @Col("string")
   agency_type: string | null;
-  @Col("json", {
-    description:
-      "Field name -> status (missing, not_applicable, suppressed, below_standards) for each value the source published as a code instead of a number; null when every value was reported.",
-  })
+  @Col("json")
   value_statuses: Record<string, string> | null;
   @Col("string") fed_directory_version: string | null;
   @Col("string") fed_membership_version: string | null;

@@ -7,18 +7,16 @@ import { UnlockPayload, UnlockStatus } from "./unlock.type";
 
 @Resolver()
 export class UnlockResolver {
-  @Mutation(() => UnlockPayload, {
-    description: "Unlock districts, schools or contacts for the caller's organization (POST /unlock): instant, pending or idempotent.",
-  })
+  @Mutation(() => UnlockPayload)
   unlock(
     @Arg("input", () => UnlockInput) input: UnlockInput,
-    @Arg("idempotencyKey", () => String, { nullable: true, description: "The Idempotency-Key header." }) idempotencyKey: string | null,
+    @Arg("idempotencyKey", () => String, { nullable: true }) idempotencyKey: string | null,
     @Ctx() ctx: Context,
   ): Promise<UnlockPayload> {
     return unlock(ctx.db, ctx.viewer, input, { idempotencyKey, jobs: ctx.jobs, env: ctx.env });
   }
 
-  @Query(() => UnlockStatus, { description: "Progress of the caller's unlock of one entity (GET /unlock-status/{entityType}/{entityId})." })
+  @Query(() => UnlockStatus)
   unlockStatus(
     @Arg("entityType", () => UnlockEntityType) entityType: UnlockEntityType,
     @Arg("entityId", () => UUIDScalar) entityId: string,

@@ -22,13 +22,23 @@ const ROW = {
 };
 
 export const assessmentsDictionary: Dictionary = {
-  AssessmentGradeRow: { ...ROW, id: "Our id of the row (UUID)." },
-  AssessmentStateRow: ROW,
+  AssessmentGradeRow: {
+    [TYPE]: "One assessment result of a district or school (year, grade, subject, student group).",
+    ...ROW,
+    id: "Our id of the row (UUID).",
+  },
+  AssessmentStateRow: {
+    [TYPE]: "One state-level assessment result (state, year, grade, subject, student group).",
+    ...ROW,
+  },
   AssessmentMetric: {
+    [TYPE]: "One subject's figures in an assessment summary.",
     proficiencyPct: "Average of the entity's grade-row proficiency percents (0-100).",
     testedCount: "Students tested, summed over grades (persons).",
     participationRate: "Tested / enrolled, as a percent (0-100).",
     stateProficiencyPct: "The state rows' average proficiency percent (0-100) over the same grades and year.",
+    vsStatePp: "proficiency_pct minus state_proficiency_pct, in percentage points.",
+    basis: "How the figures were combined, e.g. grade_average.",
   },
   AssessmentMetrics: {
     [TYPE]: "Summary figures per subject; null for a subject the source does not test.",
@@ -37,6 +47,7 @@ export const assessmentsDictionary: Dictionary = {
     science: "Science.",
   },
   AssessmentSummary: {
+    [TYPE]: "The latest assessment summary of a district or school (highest school_year).",
     sourceId: "Id of the assessment source.",
     state: "Two-letter state abbreviation.",
     schoolYear: "School year as the fall year it starts in (2023 = 2023-24).",
@@ -48,8 +59,10 @@ export const assessmentsDictionary: Dictionary = {
     canonicalArtifactUri: "The source publication's canonical file.",
     coverage: "Where the summary comes from and how complete that source is.",
     comparabilityWarning: "Why figures may not compare across states or years (demo: says the figures are invented).",
+    dataQuality: "e.g. complete.",
   },
   AssessmentCoverage: {
+    [TYPE]: "Where an assessment summary comes from and how complete that source is.",
     sourceId: "Id of the assessment source.",
     sourceName:
       "Name of the source (demo rows: 'Demo assessment source (not real results)'). No real assessment file is loaded here; the demo layer writes these in states without real rows.",

@@ -1,5 +1,5 @@
 /** Field dictionary: associations (docs/associations.md). Every association row loaded today is demo data. */
-import { listArgs, orderEnum, page, SOURCES } from "./common";
+import { limitArg, listArgs, orderEnum, page, SOURCES } from "./common";
 import { TYPE, type Dictionary } from "./dictionary";
 
 export const associationsDictionary: Dictionary = {
@@ -22,11 +22,22 @@ export const associationsDictionary: Dictionary = {
     verifiedAt: "When the record was last verified against its source (UTC); null when never.",
     createdAt: "When the record was first stored (UTC).",
     updatedAt: "When the record last changed (UTC).",
+    kind: "state_athletic_association, state_activities_association, superintendents_association, school_boards_association, principals_association or other.",
+    parentAssociationId: "The association this one is a section of.",
+    dataSource: "Where the record comes from (demo: the invented demo layer).",
+    people: "People named for the association, named people first, then by name; redacted names stay redacted. At most `limit`.",
+    "people(limit)": limitArg(200),
+    sections: "The sections under it (association records whose parent it is), by name. At most `limit`.",
+    "sections(limit)": limitArg(200),
+    parent: "The association this one is a section of.",
   },
   AssociationFilter: {
     [TYPE]: "Filters of the association list (GET /associations); every given filter must hold.",
     kind: "Any of these kinds.",
     ids: "Our association ids (UUID).",
+    state: "Two-letter state abbreviations.",
+    search: "Name or short name contains it (case-insensitive); at most 200 characters.",
+    parentAssociationId: "Only the sections under this association.",
   },
   AssociationKind: {
     [TYPE]: "What kind of body an association is.",
@@ -45,12 +56,17 @@ export const associationsDictionary: Dictionary = {
   }),
   AssociationPage: page("associations", "GET /associations"),
   AssociationPerson: {
+    [TYPE]: "A person named for an association. A redacted person holds a seat whose holder is not published.",
     id: "Our id of the person (UUID).",
     title: "The seat or job title.",
     redacted: "true when the seat's holder is not published (name is '[redacted]').",
+    name: '"[redacted]" when redacted.',
   },
   Query: {
     ...listArgs("associations", "associations", { defaultOrder: "name" }),
     "association(id)": "Our association id (UUID).",
+    associations: "Search associations. Same filters as GET /api/v1/associations.",
+    "associations(limit)": limitArg(200),
+    association: "One association (GET /api/v1/associations/{id}, with people and sections).",
   },
 };

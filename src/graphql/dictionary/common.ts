@@ -53,6 +53,11 @@ export const ADDRESS = (source: string): Record<string, string> => ({
   physicalZip: `5-digit ZIP code of the location. ${source}`,
 });
 
+/** A list field's `limit` argument (its default shows in the schema). */
+export const limitArg = (max: number): string => `1 to ${max.toLocaleString("en-US")}.`;
+
+export const METRIC_QUERY = "Metric query JSON (contract section 8), at most 16,000 characters.";
+
 export const RECORD_TIMES = (what: string): Record<string, string> => ({
   id: `Our stable id of the ${what} (UUID); use it in the API's paths and filters.`,
   createdAt: `When the ${what} record was first stored here (UTC).`,
@@ -67,12 +72,14 @@ export const commonDictionary: Dictionary = {
     [TYPE]: "Write operations of the caller's organization (lists, projects, follows, unlocks; school edits on the internal plan).",
   },
   Pagination: {
+    [TYPE]: "Paging of a list response (every list has one).",
     total: "How many records match the filters over all pages.",
     limit: "The page size used (the limit argument or its default).",
     offset: "Records skipped before this page.",
     hasMore: "true when records follow this page (offset + limit < total).",
   },
   Access: {
+    [TYPE]: "What the caller's organization may see of a gated record, and what unlocking costs.",
     isUnlocked: "true when the caller's organization has unlocked the record (its gated fields are filled).",
     isUnlocking: "true while an unlock of the caller's organization is pending (credits held, extraction or enrichment running).",
     unlockedAt: "When the caller's organization's unlock completed (UTC); null while locked.",
@@ -80,6 +87,8 @@ export const commonDictionary: Dictionary = {
     unlockCost: "Credits one unlock of this record costs (districts and schools 6, contacts 2).",
   },
   AccessSummary: {
+    [TYPE]:
+      "Access over a whole result set (not the page): how many results are unlocked, how many locked ones would unlock instantly (processed) or after processing (unprocessed), and what unlocking every locked one costs.",
     totalResults: "Results over the whole result set (equals pagination.total).",
     unlocked: "Results the caller's organization has unlocked.",
     lockedProcessed: "Locked results that would unlock instantly (already processed).",
@@ -87,16 +96,32 @@ export const commonDictionary: Dictionary = {
     unlockAllCost: "Credits to unlock every locked result (cost per record × locked results).",
   },
   PipelineStatus: {
+    [TYPE]: "State of the extraction pipeline for a district or school.",
     pending: "Not processed by the extraction pipeline yet.",
     processing: "An extraction run is under way.",
     completed: "Extraction finished; extracted intelligence and contacts exist.",
     error: "The last extraction run failed (error_message says why).",
   },
   LocaleBucket: {
+    [TYPE]: "NCES locale bucket (locale code 1x city, 2x suburb, 3x town, 4x rural).",
     city: "NCES locale codes 11-13 (city).",
     suburban: "NCES locale codes 21-23 (suburb).",
     town: "NCES locale codes 31-33 (town).",
     rural: "NCES locale codes 41-43 (rural).",
+  },
+  UUID: {
+    [TYPE]:
+      "A UUID (RFC 4122), e.g. 0b4c1f0e-3d2a-4c55-9a57-6f1c2d3e4f50. Accepted in any letter case (and in braces); always returned in lower case.",
+  },
+  DateTimeISO: {
+    [TYPE]:
+      "A point in time: an RFC 3339 / ISO 8601 date-time in UTC with milliseconds, e.g. 2024-05-01T12:30:00.000Z (contract section 9).",
+  },
+  Date: {
+    [TYPE]: "A calendar date, YYYY-MM-DD (no time, no time zone).",
+  },
+  JSON: {
+    [TYPE]: "Any JSON value (ECMA-404), served as stored: an object for the free-form fields (key_facts, source_urls, icp ...).",
   },
   GradeLevel: {
     [TYPE]: "Grade buckets derived from a grade span: pre_k PK; elementary KG-05; middle 06-08; high 09-13.",

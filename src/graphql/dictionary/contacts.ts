@@ -1,5 +1,5 @@
 /** Field dictionary: contacts (docs/contacts.md). */
-import { listArgs, orderEnum, SOURCES } from "./common";
+import { limitArg, listArgs, orderEnum, SOURCES } from "./common";
 import { TYPE, type Dictionary } from "./dictionary";
 
 export const contactsDictionary: Dictionary = {
@@ -39,6 +39,18 @@ export const contactsDictionary: Dictionary = {
     lastUpdatedAt: "When the contact record last changed (UTC).",
     createdAt: "When the contact record was first stored (UTC).",
     _access: "The caller's organization's unlock state of this contact and what unlocking it costs (2 credits).",
+    email: "Gated: null until the caller's organization unlocks the contact.",
+    phone: "Gated.",
+    isDistrictContact: "true: district level; false: school level.",
+    linkedinUrl: "Gated.",
+    profileSummary: "Gated.",
+    keyFacts: "Gated. Free-form facts about the person.",
+    dataSource: "demo for the demo layer's fictional people; the pipeline's source otherwise.",
+    enrichmentStatus: "pending, processing, completed or error.",
+    emailStatus: "pending, sent or failed.",
+    crmSyncStatus: "pending, synced or failed.",
+    district: "The contact's district (school-level contacts carry their school's).",
+    school: "The contact's school; null for a district-level contact.",
   },
   ContactFilter: {
     [TYPE]: "Filters of the contact list (GET /contacts); every given filter must hold.",
@@ -50,6 +62,15 @@ export const contactsDictionary: Dictionary = {
     hasPainPoints: "The parent has (true) or has no (false) extracted pain points. Matches only contacts of unlocked parents.",
     fundingSource: "The parent receives funding of this source. Matches only contacts of unlocked parents.",
     rfpStatus: "The parent has a bid of this status. Matches only contacts of unlocked parents.",
+    districtId: "Contacts of this district (district and school level).",
+    state: "Two-letter state abbreviation.",
+    search: "Text contained in the name or the title (case-insensitive).",
+    titleIlike: "An ILIKE pattern the title matches (% any run, _ one character).",
+    isDistrictContact: "true: district-level contacts; false: school-level.",
+    listId: "A contact list of the caller's organization.",
+    districtListIds: "Contacts whose district is in any of these district lists.",
+    schoolListIds: "Contacts whose school is in any of these school lists.",
+    hasExpiringContracts: "The parent has a contract expiring within 6 months.",
   },
   ContactOrderField: orderEnum("contacts", {
     name: "The person's name.",
@@ -60,10 +81,13 @@ export const contactsDictionary: Dictionary = {
     last_updated_at: "When the record last changed.",
   }),
   ContactPage: {
+    [TYPE]: "A page of contacts (GET /api/v1/contacts): data, pagination and _access_summary.",
     data: "The contacts of this page, in the requested order.",
     pagination: "Total over the whole result set (persons when unique), and the page's limit and offset.",
+    _accessSummary: "Over the whole result set, not the page.",
   },
   EnrichmentStatus: {
+    [TYPE]: "State of a contact's enrichment.",
     pending: "Not enriched yet.",
     processing: "Enrichment running.",
     completed: "Enrichment done; an unlock is instant.",
@@ -72,5 +96,9 @@ export const contactsDictionary: Dictionary = {
   Query: {
     ...listArgs("contacts", "contacts", { defaultOrder: "name" }),
     "contact(id)": "Our contact id (UUID).",
+    contacts: "Search contacts. Same parameters as GET /api/v1/contacts.",
+    "contacts(limit)": limitArg(200),
+    "contacts(unique)": "true (default): the deduplicated view, one row per person across sources (docs/contacts.md).",
+    contact: "One listed contact (GET /api/v1/contacts/{id}).",
   },
 };

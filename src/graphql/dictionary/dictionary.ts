@@ -6,9 +6,9 @@
  * is printed or served, so schema.graphql, introspection (GraphiQL) and the OpenAPI document
  * (rest-adapter/openapi.ts reads descriptions from the schema) all show the same text.
  *
- * An element keeps a description written in its TypeGraphQL decorator (older code); the dictionary
- * must not describe it a second time (`dictionaryProblems` reports both as a conflict), so every
- * description has exactly one definition.
+ * The dictionary is the only source: a description written anywhere else (a TypeGraphQL decorator's
+ * `description`, registerEnumType, a scalar's config) is replaced by the dictionary's entry and reported
+ * by `dictionaryProblems` as foreign, so the check (test/unit/field-dictionary.test.ts) fails on it.
  */
 import {
   isEnumType,
@@ -48,7 +48,7 @@ interface Element {
   /** The printed path, e.g. District.contacts(limit). */
   path: string;
   description: string | null | undefined;
-  set(text: string): void;
+  set(text: string | undefined): void;
 }
 
 function isPublicType(type: GraphQLNamedType): boolean {
@@ -99,42 +99,48 @@ function* elements(schema: GraphQLSchema): Generator<Element> {
   }
 }
 
-const applied = new WeakSet<GraphQLSchema>();
-/** Decorator descriptions seen before the dictionary was applied (to tell conflicts after). */
-const ownDescriptions = new WeakMap<GraphQLSchema, Set<string>>();
+/** Per described schema: the elements that carried a description before the dictionary was applied. */
+const foreignDescriptions = new WeakMap<GraphQLSchema, Set<string>>();
 
-/** Writes the dictionary's descriptions onto the schema's elements that have none of their own. Once per schema. */
+/**
+ * Sets every element's description to its dictionary entry (none when the dictionary has none), noting
+ * which elements came with a description of their own. Once per schema.
+ */
 export function applyDictionary(schema: GraphQLSchema, dictionary: Dictionary): void {
-  if (applied.has(schema)) return;
-  applied.add(schema);
-  const own = new Set<string>();
+  if (foreignDescriptions.has(schema)) return;
+  const foreign = new Set<string>();
   for (const element of elements(schema)) {
-    if (element.description) own.add(element.path);
+    if (element.description) foreign.add(element.path);
     const text = dictionary[element.typeName]?.[element.key];
-    if (text !== undefined && !element.description) element.set(text);
+    element.set(text?.trim() ? text : undefined);
   }
-  ownDescriptions.set(schema, own);
+  foreignDescriptions.set(schema, foreign);
 }
 
 export interface DictionaryProblems {
-  /** Elements without any description. */
+  /** Elements the dictionary does not describe (no entry, or a blank one). */
   missing: string[];
   /** Dictionary entries naming no element of the schema (renamed or removed members). */
   unknown: string[];
-  /** Elements described both in a decorator and in the dictionary. */
-  conflicts: string[];
+  /**
+   * Elements described outside the dictionary: a description present before the dictionary was applied
+   * (decorator, registerEnumType, scalar config), or one that differs from the entry afterwards.
+   */
+  foreign: string[];
 }
 
-/** What the check (test/unit/field-dictionary.test.ts) refuses; all empty when the schema is fully described once. */
+/** What the check (test/unit/field-dictionary.test.ts) refuses; all empty when the dictionary alone describes the whole schema. */
 export function dictionaryProblems(schema: GraphQLSchema, dictionary: Dictionary): DictionaryProblems {
-  const own = ownDescriptions.get(schema) ?? new Set<string>();
+  const before = foreignDescriptions.get(schema);
   const missing: string[] = [];
-  const conflicts: string[] = [];
+  const foreign: string[] = [];
   const seen = new Set<string>();
   for (const element of elements(schema)) {
     seen.add(`${element.typeName}\u0000${element.key}`);
-    if (!element.description?.trim()) missing.push(element.path);
-    if (own.has(element.path) && dictionary[element.typeName]?.[element.key] !== undefined) conflicts.push(element.path);
+    const text = dictionary[element.typeName]?.[element.key];
+    if (!text?.trim()) missing.push(element.path);
+    const differs = element.description ? element.description !== text : false;
+    if (before?.has(element.path) || differs) foreign.push(element.path);
   }
   const unknown: string[] = [];
   for (const [typeName, members] of Object.entries(dictionary)) {
@@ -142,5 +148,5 @@ export function dictionaryProblems(schema: GraphQLSchema, dictionary: Dictionary
       if (!seen.has(`${typeName}\u0000${key}`)) unknown.push(key === TYPE ? typeName : `${typeName}.${key}`);
     }
   }
-  return { missing, unknown, conflicts };
+  return { missing, unknown, foreign };
 }

@@ -1,5 +1,5 @@
 /** Field dictionary: districts (District, DistrictFilter, DistrictOrderField, DistrictPage, root fields). */
-import { ADDRESS, listArgs, orderEnum, page, SOURCES, UNLOCK_GATED, USD } from "./common";
+import { ADDRESS, limitArg, listArgs, METRIC_QUERY, orderEnum, page, SOURCES, UNLOCK_GATED, USD } from "./common";
 import { TYPE, type Dictionary } from "./dictionary";
 
 const SUMMARY = "District summary (data/README.md, 'District record fields: which year'):";
@@ -76,6 +76,27 @@ export const districtsDictionary: Dictionary = {
     ...listArgs("schools", "schools", { filter: false, defaultOrder: "name" }),
     ...listArgs("headStartPrograms", "Head Start programs", { defaultOrder: "name" }),
     ...listArgs("contacts", "contacts", { filter: false, defaultOrder: "name" }),
+    metricValues: "Values selected by metricQuery, keyed by their `as` name.",
+    schools: "A page of the district's schools (default order: name).",
+    "schools(limit)": limitArg(200),
+    headStartPrograms:
+      "A page of the Head Start programs the district runs as recipient (the list's filters, default status active; default order name).",
+    "headStartPrograms(limit)": limitArg(200),
+    contacts:
+      "A page of the district's listed contacts, district and school level (as the districtId filter; deduplicated unless unique: false; default order name).",
+    "contacts(limit)": limitArg(200),
+    "contacts(unique)": "true (default): the deduplicated view, one row per person across sources (docs/contacts.md).",
+    assessmentSummary: "The latest assessment summary; null when none is loaded.",
+    assessmentGradeRows: "Grade rows of the latest school year that has any.",
+    assessmentStateRows: "The district's state's rows for the school year of its grade rows.",
+    specialEducationFinance: "IDEA child counts with F-33 special-education finance, by fiscal year.",
+    painPoints: "Extracted pain points, newest first. Null unless the caller's organization has unlocked this entity.",
+    vendors: "Vendors in use, by name. Null unless the caller's organization has unlocked this entity.",
+    funding: "Funding sources, latest fiscal year first. Null unless the caller's organization has unlocked this entity.",
+    contracts: "Vendor contracts, soonest expiry first. Null unless the caller's organization has unlocked this entity.",
+    bids: "Bids (RFPs), latest posted first, with the caller's filing. Null unless the caller's organization has unlocked this entity.",
+    events: "Timeline events, chronological (event_date, created_at, id): the latest `limit` of them.",
+    "events(limit)": limitArg(200),
   },
   DistrictFilter: {
     [TYPE]: "Filters of the district list (GET /districts); every given filter must hold.",
@@ -97,6 +118,14 @@ export const districtsDictionary: Dictionary = {
     locale: "NCES locale bucket (first digit of the locale code).",
     ...INTELLIGENCE_FILTERS("Districts"),
     hasFunding: "Districts with (true) or without (false) extracted funding. Matches only unlocked records.",
+    state: "Two-letter state abbreviation.",
+    search: "Text contained in the district name (case-insensitive).",
+    fedIds: "NCES district ids (LEAID, 7 digits), at most 1,000.",
+    updatedSince: "Districts whose record changed at or after this instant (last_updated_at), for incremental sync.",
+    districtType: "Federal district type (NCES LEA type text), exact, case-insensitive.",
+    county: "Partial county name.",
+    gradeLevels: "Districts offering any of these levels.",
+    hasExpiringContracts: "A contract expires within 6 months.",
   },
   DistrictOrderField: orderEnum("districts", {
     name: "District name.",
@@ -120,5 +149,10 @@ export const districtsDictionary: Dictionary = {
     "district(id)": "Our district id (UUID).",
     "districtByFedId(fedId)": "NCES LEAID, 7 digits (leading zeros kept).",
     "districtEvents(id)": "Our district id (UUID).",
+    districts: "Search districts. Same filters as GET /api/v1/districts.",
+    "districts(limit)": limitArg(200),
+    "districts(metricQuery)": METRIC_QUERY,
+    districtByFedId: "A district by its NCES id (LEAID, 7 digits); null when no district has it.",
+    districtEvents: "A district's timeline events, chronological; null for an unknown district.",
   },
 };

@@ -6,22 +6,29 @@ const EXTRACTED = SOURCES.extraction;
 
 export const intelligenceDictionary: Dictionary = {
   Bid: {
+    [TYPE]: "A bid (RFP) the entity posted.",
     id: "Our id of the bid (UUID).",
     title: `Title of the bid or RFP as posted. ${EXTRACTED}`,
     postedOn: "Date the bid was posted.",
     deadlineAt: "Submission deadline (UTC; parsed in the entity's state's time zone).",
     url: "Where the bid is posted.",
+    status: "open while still taking bids (status open, deadline not passed), else closed.",
+    filing: "The caller's organization's filing of this bid; null when not filed.",
   },
   BidFiling: {
+    [TYPE]: "How the caller's organization filed a bid (PUT /bids/{id}/filing).",
     reasonCode: "Why it was set aside or marked not useful (a code), when given.",
     reasonNote: "Free-text note of the filing.",
     filedAt: "When the organization filed the bid (UTC).",
+    action: "save, set_aside, not_useful.",
   },
   BidStatus: {
+    [TYPE]: "open: still taking bids (deadline not passed); closed: any other.",
     open: "Still taking bids: status open and the deadline not passed.",
     closed: "Any other bid.",
   },
   Contract: {
+    [TYPE]: "A contract of the entity with a vendor.",
     id: "Our id of the contract (UUID).",
     vendorId: "Our id of the vendor, when known.",
     vendorName: "The vendor's name.",
@@ -31,10 +38,12 @@ export const intelligenceDictionary: Dictionary = {
     expiresOn: "Expiry date (hasExpiringContracts: within 6 months).",
   },
   Funding: {
+    [TYPE]: "A funding source the entity receives.",
     id: "Our id of the funding row (UUID).",
     amount: `Amount, ${USD}`,
     fiscalYear: "Fiscal year of the funding.",
     description: "What the funding is for, as extracted.",
+    source: "esser, erate, title_i, bond, grant, state, other.",
   },
   FundingSource: {
     [TYPE]: "Funding sources of extracted funding rows.",
@@ -47,10 +56,12 @@ export const intelligenceDictionary: Dictionary = {
     other: "Any other source.",
   },
   PainPoint: {
+    [TYPE]: "A problem the entity has, extracted from its public documents.",
     id: "Our id of the pain point (UUID).",
     description: `The problem, as extracted from public documents. ${EXTRACTED}`,
     sourceUrl: "The document it was found in.",
     detectedAt: "When it was extracted (UTC).",
+    category: "staffing, budget, infrastructure, security, integration, compliance, enrollment, other.",
   },
   PainPointCategory: {
     [TYPE]: "Categories of extracted pain points.",
@@ -64,8 +75,10 @@ export const intelligenceDictionary: Dictionary = {
     other: "Anything else.",
   },
   Vendor: {
+    [TYPE]: "A vendor whose product the entity uses.",
     id: "Our id of the vendor (UUID).",
     name: "Vendor name (demo vendors use sample names such as Contoso).",
+    category: "sis, lms, assessment, communication, hr, finance, security, sso, devices, other.",
   },
   VendorCategory: {
     [TYPE]: "Product categories of vendors.",
@@ -81,6 +94,7 @@ export const intelligenceDictionary: Dictionary = {
     other: "Anything else.",
   },
   TimelineEvent: {
+    [TYPE]: "A dated event in a district's or school's timeline (board meeting, press release ...).",
     id: "Our id of the event (UUID).",
     entityId: "Our id of the district or school.",
     eventDate: "Date of the event.",
@@ -88,5 +102,7 @@ export const intelligenceDictionary: Dictionary = {
     description: "What happened, when known.",
     sourceUrl: "Where the event was found.",
     createdAt: "When the event was stored (UTC).",
+    entityType: "district or school.",
+    eventType: "board_meeting, press_release, news, rfp_posted, budget_adopted, leadership_change, contract_award, grant_award.",
   },
 };

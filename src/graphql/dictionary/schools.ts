@@ -1,5 +1,5 @@
 /** Field dictionary: schools (School, SchoolFilter, SchoolOrderField, SchoolPage, UpdateSchoolInput, root fields). */
-import { listArgs, orderEnum, page, SOURCES } from "./common";
+import { limitArg, listArgs, METRIC_QUERY, orderEnum, page, SOURCES } from "./common";
 import { TYPE, type Dictionary } from "./dictionary";
 import { INTELLIGENCE_FILTERS, PIPELINE_FIELDS } from "./districts";
 
@@ -38,6 +38,22 @@ export const schoolsDictionary: Dictionary = {
     source: "Name of the source the record comes from, e.g. NCES CCD School Search.",
     sourceUrl: "The NCES School Search page of this school.",
     ...listArgs("contacts", "contacts", { filter: false, defaultOrder: "name" }),
+    metricValues: "Values selected by metricQuery, keyed by their `as` name.",
+    district: "The parent district.",
+    contacts: "A page of the school's listed contacts (deduplicated unless unique: false; default order name).",
+    "contacts(limit)": limitArg(200),
+    "contacts(unique)": "true (default): the deduplicated view, one row per person across sources (docs/contacts.md).",
+    assessmentSummary: "The latest assessment summary; null when none is loaded.",
+    assessmentGradeRows: "Grade rows of the latest school year that has any.",
+    assessmentStateRows: "The school's state's rows for the school year of its grade rows.",
+    parentDistrictSpecialEducationFinance: "The parent district's special-education finance; null when the school has no parent district.",
+    painPoints: "Extracted pain points, newest first. Null unless the caller's organization has unlocked this entity.",
+    vendors: "Vendors in use, by name. Null unless the caller's organization has unlocked this entity.",
+    funding: "Funding sources, latest fiscal year first. Null unless the caller's organization has unlocked this entity.",
+    contracts: "Vendor contracts, soonest expiry first. Null unless the caller's organization has unlocked this entity.",
+    bids: "Bids (RFPs), latest posted first, with the caller's filing. Null unless the caller's organization has unlocked this entity.",
+    events: "Timeline events, chronological (event_date, created_at, id): the latest `limit` of them.",
+    "events(limit)": limitArg(200),
   },
   SchoolFilter: {
     [TYPE]: "Filters of the school list (GET /schools); every given filter must hold.",
@@ -50,6 +66,17 @@ export const schoolsDictionary: Dictionary = {
     locale: "NCES locale bucket (first digit of the locale code).",
     ...INTELLIGENCE_FILTERS("Schools"),
     hasFunding: "Schools with (true) or without (false) extracted funding. Matches only unlocked records.",
+    districtId: "The parent district.",
+    fedIds: "NCES school ids (NCESSCH, 12 digits), at most 1,000.",
+    updatedSince: "Schools whose record changed at or after this instant (last_updated_at), for incremental sync.",
+    state: "Two-letter state abbreviation.",
+    search: "Text contained in the school name (case-insensitive).",
+    schoolType: "Federal school type (NCES school type text), exact, case-insensitive.",
+    gradeLevels: "Schools offering any of these levels.",
+    county: "Partial county name.",
+    listId: "A list of the caller's organization.",
+    districtListIds: "Schools whose district is in any of these lists of the caller's organization.",
+    hasExpiringContracts: "A contract expires within 6 months.",
   },
   SchoolOrderField: orderEnum("schools", {
     name: "School name.",
@@ -73,6 +100,14 @@ export const schoolsDictionary: Dictionary = {
     mailingAddress: "Mailing street address.",
     mailingCity: "Mailing city.",
     studentTeacherRatio: "Students per FTE teacher, a number >= 0.",
+    name: "Not null.",
+    websiteUrl: "An http(s) URL.",
+    gradeLevels: "A CCD grade span LOW-HIGH, e.g. KG-05, 09-12, PK-08.",
+    fedId: "Not null; unique among schools.",
+    physicalState: "Two-letter abbreviation.",
+    physicalZip: "ZIP or ZIP+4.",
+    mailingState: "Two-letter abbreviation.",
+    mailingZip: "ZIP or ZIP+4.",
   },
   Query: {
     "schools(filter)": "Which schools to return (SchoolFilter); omitted: all.",
@@ -83,9 +118,15 @@ export const schoolsDictionary: Dictionary = {
     "school(id)": "Our school id (UUID).",
     "schoolByFedId(fedId)": "NCES school id (NCESSCH), 12 digits.",
     "schoolEvents(id)": "Our school id (UUID).",
+    schools: "Search schools. Same filters as GET /api/v1/schools.",
+    "schools(limit)": limitArg(200),
+    "schools(metricQuery)": METRIC_QUERY,
+    schoolByFedId: "A school by its NCES id (NCESSCH, 12 digits); null when no school has it.",
+    schoolEvents: "A school's timeline events, chronological; null for an unknown school.",
   },
   Mutation: {
     "updateSchool(id)": "Our school id (UUID).",
     "updateSchool(input)": "The properties to change.",
+    updateSchool: "Edit a school's directory fields (internal plan only). PATCH /api/v1/schools/{id}.",
   },
 };

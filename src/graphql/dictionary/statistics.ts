@@ -75,6 +75,9 @@ export const statisticsDictionary: Dictionary = {
     sourceUrls:
       "Source name -> URL of the publisher pages behind this row (directory, elsi, saipe, f33; Urban rows add f33_attribution and f33_license: ODC-By).",
     loadedAt: "When this row was last written by an ingest (UTC).",
+    agencyType: 'NCES agency type in that school year, as ELSI publishes it ("1-Regular local school district ...").',
+    valueStatuses:
+      "Field name -> status (missing, not_applicable, suppressed, below_standards) for each value the source published as a code instead of a number; null when every value was reported.",
   },
   SchoolStatisticsEntry: {
     [TYPE]: `One school year of a school's federal statistics (one school_annual_stats row). ${SCHOOL_YEAR} ${SOURCES.schoolSearch}: 2022 rows hold counts, 2023 rows directory fields.`,

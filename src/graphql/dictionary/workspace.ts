@@ -1,24 +1,40 @@
 /** Field dictionary: the caller's organization, lists, projects, follows, unlocks and the metric catalogue. */
-import { listArgs, orderEnum, page } from "./common";
+import { limitArg, listArgs, orderEnum, page } from "./common";
 import { TYPE, type Dictionary } from "./dictionary";
 
 export const workspaceDictionary: Dictionary = {
   Organization: {
+    [TYPE]: "The caller's organization (GET /org).",
     id: "Our id of the organization (UUID).",
     name: "Organization name.",
     credits: "Credit balance, holds and what is available to spend.",
     followSlots: "Follow slots used and the plan's limit.",
+    plan: "free, pro, enterprise or internal.",
+    entitlements: "Module names, e.g. signals.",
+  },
+  Credits: {
+    [TYPE]: "Credits of an organization (contract section 5): available = balance - held.",
+    balance: "Credits owned, open holds included.",
+    held: "Credits reserved by open holds (pending unlocks).",
+    available: "Credits that can be spent now.",
   },
   FollowSlots: {
+    [TYPE]: "Follow slots: entities the organization follows (one slot each, however many of its projects follow it) and its plan's limit.",
     used: "Entities the organization follows (one slot each, however many of its projects follow it).",
+    limit: "null: unlimited (paid plans); FREE_FOLLOW_SLOTS on the free plan.",
   },
   List: {
+    [TYPE]:
+      "A list of the caller's organization: districts, schools or contacts by id (GET /api/v1/lists). Use it as the list_id filter of GET /districts and GET /schools (district_list_ids of GET /schools) to read its records.",
     id: "Our id of the list (UUID).",
     name: "List name (1 to 200 characters).",
     entityType: "What the list holds: district, school or contact.",
     createdAt: "When the list was created (UTC).",
+    itemCount: "How many entities the list holds.",
+    entityIds: "The ids of the list's entities, first added first (ids added in one call: ascending).",
   },
   ListEntityType: {
+    [TYPE]: "What a list holds.",
     district: "Districts.",
     school: "Schools.",
     contact: "Contacts.",
@@ -26,15 +42,26 @@ export const workspaceDictionary: Dictionary = {
   CreateListInput: {
     [TYPE]: "POST /lists body.",
     entityType: "What the list will hold; fixed once created.",
+    name: "1 to 200 characters (surrounding spaces are trimmed).",
   },
-  AddListItemsInput: { [TYPE]: "POST /lists/{id}/items body." },
-  CreateProjectInput: { [TYPE]: "POST /projects body." },
+  AddListItemsInput: {
+    [TYPE]: "POST /lists/{id}/items body.",
+    entityIds: "1 to 1,000 ids of entities of the list's type; ids already in the list are left as they are.",
+  },
+  CreateProjectInput: {
+    [TYPE]: "POST /projects body.",
+    name: "1 to 200 characters (surrounding spaces are trimmed).",
+    icp: "The ideal-customer profile: any JSON object, or null.",
+  },
   Project: {
+    [TYPE]: "A project of the caller's organization: a name and an ideal-customer profile (GET /projects).",
     id: "Our id of the project (UUID).",
     name: "Project name (1 to 200 characters).",
     createdAt: "When the project was created (UTC).",
+    icp: "The ideal-customer profile: a JSON object as it was given, or null.",
   },
   Follow: {
+    [TYPE]: "A project's follow of a district or school (POST /follows). Unfollowed: unfollowed_at set.",
     id: "Our id of the follow (UUID).",
     projectId: "The project that follows.",
     entityType: "What is followed: district or school.",
@@ -42,58 +69,79 @@ export const workspaceDictionary: Dictionary = {
     followedAt: "When the follow started (UTC).",
     unfollowedAt: "When it was unfollowed (UTC); null while active.",
     createdAt: "When the follow record was created (UTC).",
+    slotReleasedAt: "When its follow slot was given back (set by unfollowing).",
   },
   FollowEntityType: {
+    [TYPE]: "What a project follows.",
     district: "A district.",
     school: "A school.",
   },
   FollowFilter: {
     [TYPE]: "Filters of a project's follows (GET /projects/{id}/follows).",
     entityType: "Only follows of districts or of schools.",
+    includeUnfollowed: "Also list unfollowed follows (default false: only active ones).",
   },
   FollowInput: {
     [TYPE]: "POST /follows body.",
     entityType: "What to follow: district or school.",
     entityId: "Our id of the district or school.",
+    projectId: "A project of the caller's organization.",
   },
   FollowOrderField: orderEnum("follows", {
     followed_at: "When the follow started (default).",
     created_at: "When the follow record was created.",
   }),
   FollowOutcome: {
+    [TYPE]: "The answer of POST /follows: the follow, and whether this call created it (false: already followed).",
     created: "true when this call created the follow; false when the project already followed the entity.",
     follow: "The follow.",
   },
   FollowPage: page("follows", "GET /projects/{id}/follows"),
   MetricEntityType: {
+    [TYPE]: "Which records a metric query runs over.",
     district: "Districts (district_annual_stats and assessments).",
     school: "Schools (school_annual_stats and assessments).",
   },
+  MetricCatalogueEntry: {
+    [TYPE]: "A metric allowed in metric_query for one entity type (GET /metrics).",
+    metric: "The name to use in metric_query.",
+    type: "integer or number.",
+    source: "Where the values come from: annual_statistics or assessment.",
+    years: "School years (school_year_start) in which some record has a value, ascending.",
+  },
   UnlockChannel: {
+    [TYPE]: "Where an unlock was requested.",
     dashboard: "The web dashboard.",
     mcp: "The MCP server (AI assistants' tools).",
     api: "The REST or GraphQL API.",
   },
   UnlockEntityType: {
+    [TYPE]: "What POST /unlock unlocks.",
     district: "A district (6 credits).",
     school: "A school (6 credits).",
     contact: "A contact (2 credits; its parent must be unlocked first).",
   },
   UnlockEntityInput: {
+    [TYPE]: "One entity of a batch unlock.",
     entityType: "What to unlock.",
     entityId: "Our id of the district, school or contact.",
   },
   UnlockInput: {
+    [TYPE]: "POST /unlock body: a single unlock (entityType, entityId) or a batch (entities).",
     entityType: "Single unlock: what to unlock (with entityId).",
     entityId: "Single unlock: our id of the entity (with entityType).",
     channel: "Where the unlock was requested, recorded with the unlock (null when not given).",
+    entities: "Batch: each item decided on its own, in order.",
+    reExtract: "Districts and schools only: extract again, charged again.",
   },
   UnlockBatchItem: {
+    [TYPE]: "One item of a batch unlock: its result or its error.",
     statusCode: "The HTTP status this item would have had as a single unlock.",
     result: "The item's outcome; null when it failed.",
     error: "The item's error; null when it succeeded.",
   },
   UnlockItemError: {
+    [TYPE]: "A batch item that failed: the error body of a single unlock.",
     error: "Error code as in the error body, e.g. insufficient_credits, PARENT_ENTITY_LOCKED, not_found.",
     message: "What went wrong.",
     balance: "Available credits (insufficient_credits).",
@@ -103,10 +151,13 @@ export const workspaceDictionary: Dictionary = {
     unlockCost: "Credits unlocking the parent costs (PARENT_ENTITY_LOCKED).",
   },
   UnlockPayload: {
+    [TYPE]: "POST /unlock: a single result (HTTP 200 or 202) or a batch's results (HTTP 200).",
     result: "A single unlock's outcome (null for a batch).",
     results: "A batch's outcomes, in input order (null for a single unlock).",
+    statusCode: "The HTTP status REST answers.",
   },
   UnlockResult: {
+    [TYPE]: "The outcome of unlocking one entity (POST /unlock).",
     entityType: "district, school or contact.",
     entityId: "Our id of the entity.",
     unlocked: "true when the entity is unlocked now (gated fields readable).",
@@ -117,8 +168,11 @@ export const workspaceDictionary: Dictionary = {
     operationKey: "The Idempotency-Key, or a generated key, shared by every item of one request.",
     jobId: "Id of the job that completes a pending unlock.",
     message: "A human-readable summary of the outcome.",
+    outcome: "unlocked, idempotent or unlock_pending.",
+    creditsRemaining: "Available credits after this unlock.",
   },
   UnlockStatus: {
+    [TYPE]: "Progress of an organization's unlock of one entity (GET /unlock-status/{entityType}/{entityId}).",
     entityType: "district, school or contact.",
     entityId: "Our id of the entity.",
     jobId: "Id of the unlock job, when one ran or runs.",
@@ -126,6 +180,7 @@ export const workspaceDictionary: Dictionary = {
     startedAt: "When the unlock job started (UTC).",
     finishedAt: "When it finished (UTC).",
     error: "Why the unlock failed, when state is failed.",
+    state: "locked, unlock_pending, unlocked or failed.",
   },
   Query: {
     "metrics(entityType)": "district or school.",
@@ -133,6 +188,13 @@ export const workspaceDictionary: Dictionary = {
     "projectFollows(projectId)": "A project of the caller's organization.",
     "unlockStatus(entityType)": "district, school or contact.",
     "unlockStatus(entityId)": "Our id of the entity.",
+    metrics: "The metrics metric_query accepts for an entity type, with the years present (GET /metrics).",
+    projects: "The projects of the caller's organization, oldest first (GET /api/v1/projects).",
+    lists: "The lists of the caller's organization, oldest first (GET /api/v1/lists).",
+    projectFollows: "A project's follows, active ones unless includeUnfollowed (GET /api/v1/projects/{id}/follows).",
+    "projectFollows(limit)": limitArg(200),
+    organization: "The caller's organization: plan, entitlements, credits and follow slots (GET /org).",
+    unlockStatus: "Progress of the caller's unlock of one entity (GET /unlock-status/{entityType}/{entityId}).",
   },
   Mutation: {
     "createProject(input)": "The project's name and ideal-customer profile.",
@@ -144,5 +206,15 @@ export const workspaceDictionary: Dictionary = {
     "follow(input)": "The project and the entity to follow.",
     "unfollow(id)": "Our id of the follow.",
     "unlock(input)": "A single unlock or a batch.",
+    createProject: "A new project of the caller's organization (POST /api/v1/projects).",
+    createList: "A new, empty list (POST /api/v1/lists).",
+    addListItems:
+      "Adds entities of the list's type; ids already in it are left as they are. An unknown id is an error naming it, and then nothing is added (POST /api/v1/lists/{id}/items).",
+    removeListItem:
+      "Removes one entity from a list and returns the list; an id the list does not hold is NOT_FOUND (DELETE /api/v1/lists/{id}/items/{entityId}).",
+    follow: "A project follows a district or school (POST /api/v1/follows); free plans within FREE_FOLLOW_SLOTS, else FOLLOW_LIMIT.",
+    unfollow: "Unfollows: unfollowed_at and slot_released_at set, the slot given back (DELETE /api/v1/follows/{id}).",
+    unlock: "Unlock districts, schools or contacts for the caller's organization (POST /unlock): instant, pending or idempotent.",
+    "unlock(idempotencyKey)": "The Idempotency-Key header.",
   },
 };
