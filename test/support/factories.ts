@@ -26,9 +26,10 @@ export async function insert(db: Db, table: string, row: Record<string, unknown>
     const v = row[c];
     return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date) ? JSON.stringify(v) : v;
   });
-  const [{ id }] = await db.query<{ id: string }>(
-    `INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")}) RETURNING id`,
+  // RETURNING *: tables keyed by a natural key (e.g. the breakdowns) have no id column; they return "".
+  const [inserted] = await db.query<{ id?: string }>(
+    `INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")}) RETURNING *`,
     values,
   );
-  return id;
+  return inserted.id ?? "";
 }

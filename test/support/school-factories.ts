@@ -28,8 +28,8 @@ export async function insertSchoolBreakdown(
   category: string,
   subgroup: string,
   value: number,
-): Promise<string> {
-  return insert(db, "school_stat_breakdowns", {
+): Promise<void> {
+  await insert(db, "school_stat_breakdowns", {
     school_id: schoolId,
     school_year_start: year,
     breakdown_key: key,
