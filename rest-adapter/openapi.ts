@@ -36,6 +36,8 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from "graphql";
+import { TYPE } from "../src/graphql/dictionary";
+import { fill, HTTP_DICTIONARY as HTTP } from "../src/graphql/dictionary/http";
 import { ERROR_BODY_EXTRAS, errorStatuses, type ErrorCode } from "../src/graphql/errors";
 import { camel, snake } from "../src/graphql/naming";
 import { operationVariables } from "./coerce";
@@ -69,11 +71,11 @@ const COMMON_ERRORS: ErrorCode[] = ["BAD_USER_INPUT", "UNAUTHENTICATED", "NOT_FO
 
 /** Response headers (docs/http-conventions.md): the request id of every answer, the query cost of every run, detail reads' ETag. */
 const HEADERS: Record<string, Json> = {
-  "X-Request-Id": { description: "The request's id (the caller's X-Request-Id when valid), also in the logs.", schema: { type: "string" } },
-  "X-Query-Cost": { description: "The cost of the operation this request ran, with its variable values.", schema: { type: "integer" } },
-  "X-Query-Cost-Limit": { description: "The highest cost a request may have.", schema: { type: "integer" } },
-  "WWW-Authenticate": { description: 'The Bearer challenge (error="invalid_token" when a key was refused).', schema: { type: "string" } },
-  ETag: { description: "A weak validator of this caller's body; send it back as If-None-Match to get a 304.", schema: { type: "string" } },
+  "X-Request-Id": { description: HTTP.Headers["X-Request-Id"], schema: { type: "string" } },
+  "X-Query-Cost": { description: HTTP.Headers["X-Query-Cost"], schema: { type: "integer" } },
+  "X-Query-Cost-Limit": { description: HTTP.Headers["X-Query-Cost-Limit"], schema: { type: "integer" } },
+  "WWW-Authenticate": { description: HTTP.Headers["WWW-Authenticate"], schema: { type: "string" } },
+  ETag: { description: HTTP.Headers.ETag, schema: { type: "string" } },
 };
 const header = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
 
@@ -92,10 +94,7 @@ export function openApiDocument(routes: RouteSpec[], schema: GraphQLSchema, opti
     info: {
       title: "edmarket REST API",
       version: options.version,
-      description:
-        "US education market data: school districts, schools, childcare centers, Head Start programs, operators, " +
-        "contacts and associations. Every endpoint runs a GraphQL operation of the same schema as `POST /graphql`; " +
-        "responses use snake_case keys. Authenticate with `Authorization: Bearer sk_live_...`.",
+      description: `${HTTP.Document[TYPE]}\n\n${HTTP.Document.conventions}`,
     },
     servers: [{ url: REST_BASE_PATH }],
     security: [{ apiKey: [] }],
@@ -103,7 +102,7 @@ export function openApiDocument(routes: RouteSpec[], schema: GraphQLSchema, opti
     paths,
     components: {
       securitySchemes: {
-        apiKey: { type: "http", scheme: "bearer", description: "An API key of your organization: `Authorization: Bearer sk_live_...`." },
+        apiKey: { type: "http", scheme: "bearer", description: HTTP.Document.apiKey },
       },
       schemas: builder.schemas,
       responses: builder.errorResponses(),
@@ -125,11 +124,11 @@ class Builder {
   constructor(private readonly schema: GraphQLSchema) {
     this.schemas.ErrorBody = {
       type: "object",
-      description: "The generic error body of every error (src/graphql/errors.ts); some codes add fields.",
+      description: HTTP.ErrorBody[TYPE],
       properties: {
-        error: { type: "string", description: "The error's kind, e.g. bad_request, unauthorized, not_found." },
-        message: { type: "string", description: "What went wrong, naming the parameter or property at fault." },
-        statusCode: { type: "integer", description: "The HTTP status, repeated." },
+        error: { type: "string", description: HTTP.ErrorBody.error },
+        message: { type: "string", description: HTTP.ErrorBody.message },
+        statusCode: { type: "integer", description: HTTP.ErrorBody.statusCode },
       },
       required: ["error", "message", "statusCode"],
     };
@@ -163,7 +162,7 @@ class Builder {
         name: "If-None-Match",
         in: "header",
         required: false,
-        description: "An ETag this endpoint answered before: 304 with no body while the record reads the same.",
+        description: HTTP.Headers["If-None-Match"],
         schema: { type: "string" },
       });
     }
@@ -188,7 +187,7 @@ class Builder {
       const required = rest.filter((v) => isNonNullType(v.type)).map((v) => snake(v.name));
       requestBody = {
         required: false,
-        description: `The query parameters of \`GET ${spec.path.replace(/:(\w+)/g, "{$1}")}\` as a JSON object of strings (for filters too long for a URL).`,
+        description: fill(HTTP.Document.postQuery, { path: openApiPath(spec.path) }),
         content: {
           "application/json": {
             schema: { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false },
@@ -275,8 +274,8 @@ class Builder {
             {
               type: "object",
               properties: {
-                error: { enum: plain, description: `The error's kind at status ${status}.` },
-                statusCode: { const: status, description: `Always ${status}.` },
+                error: { enum: plain, description: fill(HTTP.ErrorBody.errorAtStatus, { status }) },
+                statusCode: { const: status, description: fill(HTTP.ErrorBody.always, { value: status }) },
               },
             },
           ],
@@ -292,8 +291,8 @@ class Builder {
             {
               type: "object",
               properties: {
-                error: { const: error, description: `Always ${error}.` },
-                statusCode: { const: status, description: `Always ${status}.` },
+                error: { const: error, description: fill(HTTP.ErrorBody.always, { value: error }) },
+                statusCode: { const: status, description: fill(HTTP.ErrorBody.always, { value: status }) },
                 ...extras,
               },
               required: Object.keys(extras),
@@ -343,7 +342,8 @@ class Builder {
     const base = described.description ? { description: described.description } : {};
     const constraints = this.constraints(type, usage);
     const fallback = constraints.default !== undefined ? { default: String(constraints.default) } : {};
-    if (isListType(inner)) return { ...base, type: "string", description: `${described.description ?? ""} Comma-separated.`.trim() };
+    if (isListType(inner))
+      return { ...base, type: "string", description: `${described.description ?? ""} ${HTTP.Document.commaSeparated}`.trim() };
     if (isEnumType(inner)) return { ...base, type: "string", enum: inner.getValues().map((v) => v.name), ...fallback };
     if (inner === GraphQLInt) return { ...base, type: "string", pattern: "^-?\\d+$", ...fallback };
     if (inner === GraphQLFloat) return { ...base, type: "string", pattern: "^-?\\d+(\\.\\d+)?([eE][-+]?\\d+)?$", ...fallback };
@@ -575,13 +575,11 @@ function scalarSchema(type: GraphQLScalarType): Json {
     case "UUID":
       return { type: "string", format: "uuid" };
     case "DateTimeISO":
-      return { type: "string", format: "date-time", description: "ISO 8601 UTC with milliseconds." };
+      return withDescription({ type: "string", format: "date-time" }, type.description);
     case "Date":
-      return { type: "string", format: "date", description: "A calendar date, YYYY-MM-DD." };
-    case "JSON":
-      return { description: "Any JSON value." };
+      return withDescription({ type: "string", format: "date" }, type.description);
     default:
-      return type.description ? { description: type.description } : {};
+      return withDescription({}, type.description);
   }
 }
 
@@ -595,7 +593,7 @@ function nullable(schema: Json): Json {
 /** A detail body: `{ data: record }`. */
 const wrapped = (body: Json): Json => ({
   type: "object",
-  properties: { data: { ...body, description: body.description ?? "The record (or records) asked for." } },
+  properties: { data: { ...body, description: body.description ?? HTTP.Document.data } },
   required: ["data"],
 });
 

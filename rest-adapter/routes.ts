@@ -37,6 +37,7 @@ import {
   UnlockStatusDocument,
   UpdateSchoolDocument,
 } from "./generated/operations";
+import { HTTP_DICTIONARY } from "../src/graphql/dictionary/http";
 import { route, type RouteSpec } from "./route";
 
 export const routes: RouteSpec[] = [
@@ -225,7 +226,7 @@ export const routes: RouteSpec[] = [
             { select: ["result"] },
             {
               object: { results: { items: { oneOf: [{ select: ["results", "result"] }, { error: true }] } } },
-              descriptions: { results: "Each item's result, or its error body with its statusCode, in the order asked." },
+              descriptions: { results: HTTP_DICTIONARY.UnlockBatchResponse.results },
             },
           ],
         },

@@ -6,6 +6,7 @@
  */
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { logger } from "../logger";
+import { HTTP_DICTIONARY as HTTP } from "./dictionary/http";
 
 export type ErrorCode =
   | "BAD_USER_INPUT"
@@ -99,33 +100,34 @@ export function errorStatuses(): { code: string; statusCode: number; error: stri
 
 /**
  * The fields some error bodies add beside error/message/statusCode (contract section 2), as JSON Schema,
- * for the OpenAPI document. The services that throw these codes fill exactly these fields.
+ * for the OpenAPI document (descriptions from the field dictionary's REST part). The services that throw
+ * these codes fill exactly these fields.
  */
 export const ERROR_BODY_EXTRAS: Partial<Record<ErrorCode, Record<string, object>>> = {
   INSUFFICIENT_CREDITS: {
-    balance: { type: "integer", description: "Credits available to the organization now." },
-    required: { type: "integer", description: "Credits the request needs." },
+    balance: { type: "integer", description: HTTP.InsufficientCreditsError.balance },
+    required: { type: "integer", description: HTTP.InsufficientCreditsError.required },
   },
   PARENT_ENTITY_LOCKED: {
-    parent_entity_type: { type: "string", enum: ["district", "school"], description: "The contact's parent entity type." },
-    parent_entity_id: { type: "string", format: "uuid", description: "The parent to unlock first." },
-    unlock_cost: { type: "integer", description: "Credits the parent's unlock costs." },
+    parent_entity_type: { type: "string", enum: ["district", "school"], description: HTTP.ParentEntityLockedError.parent_entity_type },
+    parent_entity_id: { type: "string", format: "uuid", description: HTTP.ParentEntityLockedError.parent_entity_id },
+    unlock_cost: { type: "integer", description: HTTP.ParentEntityLockedError.unlock_cost },
   },
   FOLLOW_LIMIT: {
     slots: {
       type: "object",
-      description: "The plan's follow slots.",
+      description: HTTP.FollowLimitError.slots,
       properties: {
-        used: { type: "integer", description: "Follow slots in use." },
-        limit: { type: "integer", description: "Follow slots the plan has." },
-        tier: { type: "string", description: "The plan." },
+        used: { type: "integer", description: HTTP.FollowLimitError["slots.used"] },
+        limit: { type: "integer", description: HTTP.FollowLimitError["slots.limit"] },
+        tier: { type: "string", description: HTTP.FollowLimitError["slots.tier"] },
       },
       required: ["used", "limit", "tier"],
     },
   },
   ENTITLEMENT_REQUIRED: {
-    module: { type: "string", description: "The module the organization lacks." },
-    contact: { type: "string", description: "Whom to ask for it." },
+    module: { type: "string", description: HTTP.EntitlementRequiredError.module },
+    contact: { type: "string", description: HTTP.EntitlementRequiredError.contact },
   },
 };
 

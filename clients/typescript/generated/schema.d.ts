@@ -3430,7 +3430,7 @@ export interface operations {
                     ids?: string;
                     /**
                      * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds.
+                     * @description A point in time: an RFC 3339 / ISO 8601 date-time in UTC with milliseconds, e.g. 2024-05-01T12:30:00.000Z (contract section 9).
                      */
                     updated_since?: string;
                     /**
@@ -4128,7 +4128,7 @@ export interface operations {
                     fed_ids?: string;
                     /**
                      * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds.
+                     * @description A point in time: an RFC 3339 / ISO 8601 date-time in UTC with milliseconds, e.g. 2024-05-01T12:30:00.000Z (contract section 9).
                      */
                     updated_since?: string;
                     /**
@@ -4600,12 +4600,12 @@ export interface operations {
                     max_funded_slots?: string;
                     /**
                      * Format: date
-                     * @description A calendar date, YYYY-MM-DD.
+                     * @description A calendar date, YYYY-MM-DD (no time, no time zone).
                      */
                     grant_end_after?: string;
                     /**
                      * Format: date
-                     * @description A calendar date, YYYY-MM-DD.
+                     * @description A calendar date, YYYY-MM-DD (no time, no time zone).
                      */
                     grant_end_before?: string;
                     /**
@@ -4624,7 +4624,7 @@ export interface operations {
                     ids?: string;
                     /**
                      * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds.
+                     * @description A point in time: an RFC 3339 / ISO 8601 date-time in UTC with milliseconds, e.g. 2024-05-01T12:30:00.000Z (contract section 9).
                      */
                     updated_since?: string;
                     /**
@@ -5060,7 +5060,7 @@ export interface operations {
                     ids?: string;
                     /**
                      * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds.
+                     * @description A point in time: an RFC 3339 / ISO 8601 date-time in UTC with milliseconds, e.g. 2024-05-01T12:30:00.000Z (contract section 9).
                      */
                     updated_since?: string;
                     /**
@@ -5501,7 +5501,7 @@ export interface operations {
                     fed_ids?: string;
                     /**
                      * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds.
+                     * @description A point in time: an RFC 3339 / ISO 8601 date-time in UTC with milliseconds, e.g. 2024-05-01T12:30:00.000Z (contract section 9).
                      */
                     updated_since?: string;
                     /** @description Two-letter state abbreviation. */
