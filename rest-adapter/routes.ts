@@ -7,6 +7,8 @@ import {
   AddListItemsDocument,
   AssociationDocument,
   AssociationsDocument,
+  BriefByIdDocument,
+  BriefOfPairDocument,
   ChildcareCenterDocument,
   ChildcareCentersDocument,
   ContactDocument,
@@ -27,7 +29,9 @@ import {
   OrganizationDocument,
   ProjectFollowsDocument,
   ProjectsDocument,
+  PromoteBriefPersonDocument,
   RemoveListItemDocument,
+  RequestBriefDocument,
   SchoolByFedIdDocument,
   SchoolDocument,
   SchoolEventsDocument,
@@ -45,6 +49,51 @@ export const routes: RouteSpec[] = [
   route({ method: "GET", path: "/associations", document: AssociationsDocument, input: "query", select: ["associations"] }),
   route({ method: "POST", path: "/associations", document: AssociationsDocument, input: "string-body", select: ["associations"] }),
   route({ method: "GET", path: "/associations/:id", document: AssociationDocument, input: "query", select: ["association"], wrap: true }),
+  // deep-research briefs of a project's district or school (docs/briefs.md): POST answers 202 when it starts a build,
+  // 200 when it reuses a ready brief or the build in flight; both reads answer { brief }
+  route({
+    method: "POST",
+    path: "/briefs",
+    document: RequestBriefDocument,
+    input: "json-body",
+    select: ["request_brief"],
+    respond: (payload) => ({ status: payload.started ? 202 : 200, body: payload }),
+    responses: {
+      202: { description: "A build started; poll the URL in poll.", body: { select: [] } },
+      200: { description: "The ready brief, or the build already in flight, of the pair (no second build).", body: { select: [] } },
+    },
+    errors: ["FORBIDDEN"],
+  }),
+  route({ method: "GET", path: "/briefs", document: BriefOfPairDocument, input: "query", select: [] }),
+  route({
+    method: "GET",
+    path: "/briefs/:brief_id",
+    document: BriefByIdDocument,
+    input: "none",
+    select: ["brief_by_id"],
+    respond: (brief) => ({ status: 200, body: { brief } }),
+    responses: {
+      200: {
+        description: "The brief (the poll URL of POST /briefs).",
+        body: { object: { brief: { select: [] } }, descriptions: { brief: HTTP_DICTIONARY.BriefPollResponse.brief } },
+      },
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/briefs/:brief_id/people/:person_key/promote",
+    document: PromoteBriefPersonDocument,
+    input: "none",
+    select: ["promote_brief_person"],
+    respond: (payload) => ({ status: payload.created ? 201 : 200, body: { data: payload.contact } }),
+    responses: {
+      201: { description: "The person is now a contact record of the organization.", body: { select: ["contact"], wrap: true } },
+      200: {
+        description: "The person was promoted before: the same record (linked now if the catalogue lists the person).",
+        body: { select: ["contact"], wrap: true },
+      },
+    },
+  }),
   // childcare centers (the detail carries people)
   route({ method: "GET", path: "/childcare-centers", document: ChildcareCentersDocument, input: "query", select: ["childcare_centers"] }),
   route({

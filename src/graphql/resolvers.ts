@@ -18,6 +18,7 @@ import { OrganizationResolver } from "../features/organizations/organization.res
 import { UnlockResolver } from "../features/unlocks/unlock.resolver";
 import { ContactResolver } from "../features/contacts/contact.resolver";
 import { ContactParentsResolver, DistrictContactsResolver, SchoolContactsResolver } from "../features/contacts/contact-relations.resolver";
+import { BriefResolver, PromotedContactResolver } from "../features/briefs/brief.resolver";
 
 /** Every feature's resolvers. A feature adds its classes here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -53,4 +54,7 @@ export const resolvers: NonEmptyArray<Function> = [
   DistrictContactsResolver,
   SchoolContactsResolver,
   ContactParentsResolver,
+  // deep-research briefs of a project's district or school, and promoting their people (docs/briefs.md)
+  BriefResolver,
+  PromotedContactResolver,
 ];

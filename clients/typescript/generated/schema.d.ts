@@ -44,6 +44,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/briefs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /briefs
+         * @description The brief of a (project, entity) pair; null when the pair never had a build (GET /api/v1/briefs).
+         */
+        get: operations["getBriefOfPair"];
+        put?: never;
+        /**
+         * POST /briefs
+         * @description Requests the brief of a (project, entity) pair, idempotently (POST /api/v1/briefs): starts a build, reuses a ready brief or the build in flight. Free and pro plans must follow the entity in the project first (forbidden otherwise).
+         */
+        post: operations["postRequestBrief"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/briefs/{brief_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /briefs/{brief_id}
+         * @description One brief of the caller's organization by id: the poll URL (GET /api/v1/briefs/{brief_id}); null when unknown.
+         */
+        get: operations["getBriefById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/briefs/{brief_id}/people/{person_key}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /briefs/{brief_id}/people/{person_key}/promote
+         * @description Promotes a person of a ready brief to the organization's contact record (POST /api/v1/briefs/{briefId}/people/{personKey}/promote).
+         */
+        post: operations["postPromoteBriefPerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/childcare-centers": {
         parameters: {
             query?: never;
@@ -692,130 +756,67 @@ export interface components {
              */
             verified_at: string | null;
         };
-        /**
-         * @description Normalized license types (licenseTypeRaw keeps the roster's own).
-         * @enum {string}
-         */
-        ChildcareLicenseType: "center" | "preschool" | "school_age" | "infant_toddler" | "other";
-        /**
-         * @description Default active.
-         * @enum {string}
-         */
-        ChildcareStatusFilter: "active" | "inactive" | "all";
-        /**
-         * @description Sort columns of childcare centers (orderBy / order_by).
-         * @enum {string}
-         */
-        ChildcareOrderField: "name" | "state" | "capacity" | "license_type" | "chain" | "first_licensed" | "created_at" | "updated_at";
-        /** @description A licensed childcare center, preschool or school-age program (home-based care is not included). Source: state childcare licensing rosters (Nebraska DHHS, Feb 2026; Indiana FSSA, Mar 2022). */
-        ChildcareCenterRecord: {
+        /** @description POST /briefs body. */
+        BriefRequestInput: {
             /**
              * Format: uuid
-             * @description Our id of the center (UUID).
+             * @description A project of the caller's organization.
              */
-            id: string;
-            /** @description Readable unique key: name, state and a short hash. */
-            slug: string;
-            /** @description Center name as licensed. */
-            name: string;
-            /** @description Two-letter state abbreviation. */
-            state: string;
-            /** @description The state's license (or facility) number. */
-            license_number: string;
-            /** @description The state roster the center comes from. */
-            source: string;
-            /** @description Street address. Source: state childcare licensing rosters (Nebraska DHHS, Feb 2026; Indiana FSSA, Mar 2022). */
-            physical_address: string | null;
-            /** @description City. Source: state childcare licensing rosters (Nebraska DHHS, Feb 2026; Indiana FSSA, Mar 2022). */
-            physical_city: string | null;
-            /** @description ZIP code. Source: state childcare licensing rosters (Nebraska DHHS, Feb 2026; Indiana FSSA, Mar 2022). */
-            physical_zip: string | null;
-            /** @description County name. Source: state childcare licensing rosters (Nebraska DHHS, Feb 2026; Indiana FSSA, Mar 2022). */
-            county: string | null;
-            /** @description Latitude, WGS84 decimal degrees. Neither bundled roster gives it, so it is null unless another source fills it. */
-            latitude: number | null;
-            /** @description Longitude, WGS84 decimal degrees. Neither bundled roster gives it, so it is null unless another source fills it. */
-            longitude: number | null;
-            /** @description Phone, when the roster gives it. */
-            phone: string | null;
-            /** @description Email. Neither bundled roster gives it, so it is null unless another source fills it. */
-            email: string | null;
-            /** @description Website. Neither bundled roster gives it, so it is null unless another source fills it. */
-            website_url: string | null;
-            /** @description center, preschool, school_age, infant_toddler or other. */
-            license_type: string;
-            /** @description The license type as the roster writes it. */
-            license_type_raw: string | null;
-            /** @description active or inactive. */
-            license_status: string;
-            /** @description The license status as the roster writes it. */
-            license_status_raw: string | null;
+            project_id: string;
+            /** @description district or school. */
+            entity_type: components["schemas"]["BriefEntityType"];
             /**
-             * Format: date
-             * @description Date first licensed or approved to operate.
+             * Format: uuid
+             * @description Our id of the district or school.
              */
-            first_licensed: string | null;
-            /**
-             * Format: date
-             * @description License end date (Indiana; Nebraska's roster has none).
-             */
-            license_expires: string | null;
-            /**
-             * Format: int32
-             * @description Licensed capacity (children).
-             */
-            capacity: number | null;
-            /** @description Licensed capacity per age group, as the roster names them. */
-            capacity_by_age: unknown;
-            /** @description Ages served, as the roster gives them. */
-            ages_served: string | null;
-            /** @description The license holder's name (an organization, or a person kept only here). */
-            licensee_name: string | null;
-            /** @description Chain key when its licensee holds several licenses; null for an independent center. */
-            chain: string | null;
-            /** @description The director's name. Neither bundled roster gives it, so it is null unless another source fills it. */
-            director_name: string | null;
-            /** @description State quality rating: Nebraska Step Up to Quality step, Indiana Paths to QUALITY level. */
-            quality_rating: string | null;
-            /** @description Accepts childcare subsidy (Nebraska: currently accepts subsidy; Indiana: CCDF eligible). */
-            accepts_subsidy: boolean | null;
-            /** @description Run by a school district (the licensee is a district). */
-            district_operated: boolean | null;
-            /** @description The publisher page of the roster. */
-            source_url: string | null;
-            /** @description Which roster release the record comes from. */
-            source_version: string | null;
+            entity_id: string;
         };
         /**
-         * @description State of a contact's enrichment.
+         * @description What a brief is about.
          * @enum {string}
          */
-        EnrichmentStatus: "pending" | "processing" | "completed" | "error";
+        BriefEntityType: "district" | "school";
         /**
-         * @description Product categories of vendors.
+         * @description Where a brief's build stands (spec Brief state table).
          * @enum {string}
          */
-        VendorCategory: "sis" | "lms" | "assessment" | "communication" | "hr" | "finance" | "security" | "sso" | "devices" | "other";
-        /**
-         * @description open: still taking bids (deadline not passed); closed: any other.
-         * @enum {string}
-         */
-        BidStatus: "open" | "closed";
-        /**
-         * @description Categories of extracted pain points.
-         * @enum {string}
-         */
-        PainPointCategory: "staffing" | "budget" | "infrastructure" | "security" | "integration" | "compliance" | "enrollment" | "other";
-        /**
-         * @description Funding sources of extracted funding rows.
-         * @enum {string}
-         */
-        FundingSource: "esser" | "erate" | "title_i" | "bond" | "grant" | "state" | "other";
-        /**
-         * @description Sort columns of contacts (orderBy / order_by).
-         * @enum {string}
-         */
-        ContactOrderField: "name" | "title" | "state" | "qualification_score" | "created_at" | "last_updated_at";
+        BriefStatus: "building" | "ready" | "failed";
+        /** @description A deep-research brief of one (project, district or school) pair: GET /briefs?project_id=&entity_type=&entity_id= and the poll URL GET /briefs/{brief_id} answer { brief }. */
+        BriefRecord: {
+            /**
+             * Format: uuid
+             * @description Our id of the brief (UUID).
+             */
+            brief_id: string;
+            /**
+             * Format: uuid
+             * @description The project of the caller's organization the brief belongs to.
+             */
+            project_id: string;
+            /** @description district or school. */
+            entity_type: components["schemas"]["BriefEntityType"];
+            /**
+             * Format: uuid
+             * @description Our id of the district or school.
+             */
+            entity_id: string;
+            /** @description building, ready or failed; a build in building for over 60 minutes is reported failed. */
+            status: components["schemas"]["BriefStatus"];
+            /** @description The built dossier (null until ready): entity, profile, statistics (yearly trend, enrollment change), finance (districts), people (person_key, name, title, roles, contact_id), findings (vendors, bids, priorities, pain points, funding, contracts with source_url; withheld unless the organization had unlocked the entity when it was built), events, narrative (provider; language_model_used false for the default extractive text) and data_source (per section, with demo_sections). Layout: docs/briefs.md. */
+            dossier: unknown;
+            /** @description Why the build failed; null otherwise. */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description When the current build started (UTC).
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description When the current build finished (UTC); null while building.
+             */
+            finished_at: string | null;
+        };
         /** @description A person at a district or school, listed once the parent went through extraction; email, phone, linkedinUrl, profileSummary and keyFacts are gated until the caller's organization unlocks the contact (2 credits). Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. Demo people are fictional. */
         ContactRecord: {
             /**
@@ -975,6 +976,130 @@ export interface components {
                 unlock_cost: number;
             };
         };
+        /**
+         * @description Normalized license types (licenseTypeRaw keeps the roster's own).
+         * @enum {string}
+         */
+        ChildcareLicenseType: "center" | "preschool" | "school_age" | "infant_toddler" | "other";
+        /**
+         * @description Default active.
+         * @enum {string}
+         */
+        ChildcareStatusFilter: "active" | "inactive" | "all";
+        /**
+         * @description Sort columns of childcare centers (orderBy / order_by).
+         * @enum {string}
+         */
+        ChildcareOrderField: "name" | "state" | "capacity" | "license_type" | "chain" | "first_licensed" | "created_at" | "updated_at";
+        /** @description A licensed childcare center, preschool or school-age program (home-based care is not included). Source: state childcare licensing rosters (Nebraska DHHS, Feb 2026; Indiana FSSA, Mar 2022). */
+        ChildcareCenterRecord: {
+            /**
+             * Format: uuid
+             * @description Our id of the center (UUID).
+             */
+            id: string;
+            /** @description Readable unique key: name, state and a short hash. */
+            slug: string;
+            /** @description Center name as licensed. */
+            name: string;
+            /** @description Two-letter state abbreviation. */
+            state: string;
+            /** @description The state's license (or facility) number. */
+            license_number: string;
+            /** @description The state roster the center comes from. */
+            source: string;
+            /** @description Street address. Source: state childcare licensing rosters (Nebraska DHHS, Feb 2026; Indiana FSSA, Mar 2022). */
+            physical_address: string | null;
+            /** @description City. Source: state childcare licensing rosters (Nebraska DHHS, Feb 2026; Indiana FSSA, Mar 2022). */
+            physical_city: string | null;
+            /** @description ZIP code. Source: state childcare licensing rosters (Nebraska DHHS, Feb 2026; Indiana FSSA, Mar 2022). */
+            physical_zip: string | null;
+            /** @description County name. Source: state childcare licensing rosters (Nebraska DHHS, Feb 2026; Indiana FSSA, Mar 2022). */
+            county: string | null;
+            /** @description Latitude, WGS84 decimal degrees. Neither bundled roster gives it, so it is null unless another source fills it. */
+            latitude: number | null;
+            /** @description Longitude, WGS84 decimal degrees. Neither bundled roster gives it, so it is null unless another source fills it. */
+            longitude: number | null;
+            /** @description Phone, when the roster gives it. */
+            phone: string | null;
+            /** @description Email. Neither bundled roster gives it, so it is null unless another source fills it. */
+            email: string | null;
+            /** @description Website. Neither bundled roster gives it, so it is null unless another source fills it. */
+            website_url: string | null;
+            /** @description center, preschool, school_age, infant_toddler or other. */
+            license_type: string;
+            /** @description The license type as the roster writes it. */
+            license_type_raw: string | null;
+            /** @description active or inactive. */
+            license_status: string;
+            /** @description The license status as the roster writes it. */
+            license_status_raw: string | null;
+            /**
+             * Format: date
+             * @description Date first licensed or approved to operate.
+             */
+            first_licensed: string | null;
+            /**
+             * Format: date
+             * @description License end date (Indiana; Nebraska's roster has none).
+             */
+            license_expires: string | null;
+            /**
+             * Format: int32
+             * @description Licensed capacity (children).
+             */
+            capacity: number | null;
+            /** @description Licensed capacity per age group, as the roster names them. */
+            capacity_by_age: unknown;
+            /** @description Ages served, as the roster gives them. */
+            ages_served: string | null;
+            /** @description The license holder's name (an organization, or a person kept only here). */
+            licensee_name: string | null;
+            /** @description Chain key when its licensee holds several licenses; null for an independent center. */
+            chain: string | null;
+            /** @description The director's name. Neither bundled roster gives it, so it is null unless another source fills it. */
+            director_name: string | null;
+            /** @description State quality rating: Nebraska Step Up to Quality step, Indiana Paths to QUALITY level. */
+            quality_rating: string | null;
+            /** @description Accepts childcare subsidy (Nebraska: currently accepts subsidy; Indiana: CCDF eligible). */
+            accepts_subsidy: boolean | null;
+            /** @description Run by a school district (the licensee is a district). */
+            district_operated: boolean | null;
+            /** @description The publisher page of the roster. */
+            source_url: string | null;
+            /** @description Which roster release the record comes from. */
+            source_version: string | null;
+        };
+        /**
+         * @description State of a contact's enrichment.
+         * @enum {string}
+         */
+        EnrichmentStatus: "pending" | "processing" | "completed" | "error";
+        /**
+         * @description Product categories of vendors.
+         * @enum {string}
+         */
+        VendorCategory: "sis" | "lms" | "assessment" | "communication" | "hr" | "finance" | "security" | "sso" | "devices" | "other";
+        /**
+         * @description open: still taking bids (deadline not passed); closed: any other.
+         * @enum {string}
+         */
+        BidStatus: "open" | "closed";
+        /**
+         * @description Categories of extracted pain points.
+         * @enum {string}
+         */
+        PainPointCategory: "staffing" | "budget" | "infrastructure" | "security" | "integration" | "compliance" | "enrollment" | "other";
+        /**
+         * @description Funding sources of extracted funding rows.
+         * @enum {string}
+         */
+        FundingSource: "esser" | "erate" | "title_i" | "bond" | "grant" | "state" | "other";
+        /**
+         * @description Sort columns of contacts (orderBy / order_by).
+         * @enum {string}
+         */
+        ContactOrderField: "name" | "title" | "state" | "qualification_score" | "created_at" | "last_updated_at";
         /**
          * @description State of the extraction pipeline for a district or school.
          * @enum {string}
@@ -3292,6 +3417,305 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getBriefOfPair: {
+        parameters: {
+            query: {
+                /** @description A project of the caller's organization. */
+                project_id: string;
+                /** @description district or school. */
+                entity_type: components["schemas"]["BriefEntityType"];
+                /** @description Our id of the district or school. */
+                entity_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The brief of a (project, entity) pair; null when the pair never had a build (GET /api/v1/briefs). */
+                        brief: components["schemas"]["BriefRecord"] | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postRequestBrief: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BriefRequestInput"];
+            };
+        };
+        responses: {
+            /** @description The ready brief, or the build already in flight, of the pair (no second build). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Our id of the pair's brief (UUID).
+                         */
+                        brief_id: string;
+                        /** @description building, or ready when a ready brief was reused. */
+                        status: components["schemas"]["BriefStatus"];
+                        /** @description true when this request started a build; false when a ready brief was reused or a build is already in flight. */
+                        started: boolean;
+                        /** @description The URL to poll for the brief: /api/v1/briefs/{brief_id}. */
+                        poll: string;
+                    };
+                };
+            };
+            /** @description A build started; poll the URL in poll. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Our id of the pair's brief (UUID).
+                         */
+                        brief_id: string;
+                        /** @description building, or ready when a ready brief was reused. */
+                        status: components["schemas"]["BriefStatus"];
+                        /** @description true when this request started a build; false when a ready brief was reused or a build is already in flight. */
+                        started: boolean;
+                        /** @description The URL to poll for the brief: /api/v1/briefs/{brief_id}. */
+                        poll: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getBriefById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Our id of the brief. */
+                brief_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The brief (the poll URL of POST /briefs). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The brief, as GET /briefs answers it for its pair. */
+                        brief: components["schemas"]["BriefRecord"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postPromoteBriefPerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Our id of the brief. */
+                brief_id: string;
+                /** @description The person's key in the dossier (people[].person_key). */
+                person_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person was promoted before: the same record (linked now if the catalogue lists the person). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The organization's contact record made from a brief's person: a reference to the brief entry (never its prose), linked to the catalogue contact when the catalogue has the person, else unlinked. */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description Our id of the contact record (UUID).
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The brief the person was promoted from.
+                             */
+                            brief_id: string;
+                            /** @description The person's key in the brief's dossier (people[].person_key), stable across rebuilds of briefs of that entity. */
+                            person_key: string;
+                            /**
+                             * Format: uuid
+                             * @description The brief's project.
+                             */
+                            project_id: string;
+                            /** @description district or school the person belongs to. */
+                            entity_type: components["schemas"]["BriefEntityType"];
+                            /**
+                             * Format: uuid
+                             * @description Our id of the district or school.
+                             */
+                            entity_id: string;
+                            /** @description The person's name as the brief lists it. */
+                            name: string;
+                            /** @description The person's title as the brief lists it. */
+                            title: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The linked catalogue contact (GET /contacts/{id}); null for an unlinked record.
+                             */
+                            contact_id: string | null;
+                            /** @description true when linked to a catalogue contact; false for an unlinked record, which a later promote links once the catalogue lists the person. */
+                            linked: boolean;
+                            /** @description The brief entry referred to: { brief_id, person_key, section }. */
+                            brief_reference: unknown;
+                            /**
+                             * Format: date-time
+                             * @description When the record was linked to its catalogue contact (UTC).
+                             */
+                            linked_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the record was created (UTC).
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When the record last changed (UTC).
+                             */
+                            updated_at: string;
+                            /** @description The linked catalogue contact as GET /contacts/{id} serves it (gated fields null until unlocked); null when unlinked. */
+                            contact: components["schemas"]["ContactRecord"] | null;
+                        };
+                    };
+                };
+            };
+            /** @description The person is now a contact record of the organization. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The organization's contact record made from a brief's person: a reference to the brief entry (never its prose), linked to the catalogue contact when the catalogue has the person, else unlinked. */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description Our id of the contact record (UUID).
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The brief the person was promoted from.
+                             */
+                            brief_id: string;
+                            /** @description The person's key in the brief's dossier (people[].person_key), stable across rebuilds of briefs of that entity. */
+                            person_key: string;
+                            /**
+                             * Format: uuid
+                             * @description The brief's project.
+                             */
+                            project_id: string;
+                            /** @description district or school the person belongs to. */
+                            entity_type: components["schemas"]["BriefEntityType"];
+                            /**
+                             * Format: uuid
+                             * @description Our id of the district or school.
+                             */
+                            entity_id: string;
+                            /** @description The person's name as the brief lists it. */
+                            name: string;
+                            /** @description The person's title as the brief lists it. */
+                            title: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The linked catalogue contact (GET /contacts/{id}); null for an unlinked record.
+                             */
+                            contact_id: string | null;
+                            /** @description true when linked to a catalogue contact; false for an unlinked record, which a later promote links once the catalogue lists the person. */
+                            linked: boolean;
+                            /** @description The brief entry referred to: { brief_id, person_key, section }. */
+                            brief_reference: unknown;
+                            /**
+                             * Format: date-time
+                             * @description When the record was linked to its catalogue contact (UTC).
+                             */
+                            linked_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the record was created (UTC).
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When the record last changed (UTC).
+                             */
+                            updated_at: string;
+                            /** @description The linked catalogue contact as GET /contacts/{id} serves it (gated fields null until unlocked); null when unlinked. */
+                            contact: components["schemas"]["ContactRecord"] | null;
+                        };
+                    };
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];

@@ -311,3 +311,48 @@ export async function requireParentUnlocked(tx: Tx, viewer: Viewer, target: Cont
     unlock_cost: UNLOCK_COST[type],
   });
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Briefs' people (src/features/briefs): the listed catalogue contacts of one district or school
+
+/** A person's name as briefs match it: any case, spacing and punctuation ignored (the contacts' name rule). */
+export const NAME_KEY_SQL = (column: string): string => `regexp_replace(lower(${column}), '[^[:alnum:]]+', '', 'g')`;
+
+export interface CatalogueContactRef {
+  id: string;
+  name: string;
+  title: string | null;
+  is_district_contact: boolean;
+  source_url: string | null;
+  data_source: string;
+  /** NAME_KEY_SQL of the name. */
+  name_key: string;
+}
+
+/**
+ * The listed contacts of a district (district and school level) or school, one per person name (the row
+ * kept as the deduplicated view keeps it: enriched, then newest), district level first, then by name;
+ * at most `limit`. `name` narrows to the person of that name (its NAME_KEY_SQL). One statement.
+ */
+export async function listedContactsOfParent(
+  db: Db,
+  parent: ContactParentKind,
+  parentId: string,
+  options: { limit: number; name?: string },
+): Promise<CatalogueContactRef[]> {
+  const p = new SqlParams();
+  const where = [LISTED, `c.${PARENT_COLUMN[parent]} = ${p.add(parentId)}::uuid`];
+  if (options.name !== undefined) where.push(`${NAME_KEY_SQL("c.name")} = ${NAME_KEY_SQL(`${p.add(options.name)}::text`)}`);
+  const sql = `SELECT * FROM (
+      SELECT DISTINCT ON (${NAME_KEY_SQL("c.name")}) c.id, c.name, c.title, c.is_district_contact, c.source_url, c.data_source,
+             ${NAME_KEY_SQL("c.name")} AS name_key
+        FROM contacts c
+        LEFT JOIN schools ps ON ps.id = c.school_id
+        LEFT JOIN districts pd ON pd.id = c.district_id AND c.school_id IS NULL
+       WHERE ${where.join(" AND ")}
+       ORDER BY ${NAME_KEY_SQL("c.name")}, (c.enrichment_status = 'completed') DESC, c.last_updated_at DESC, c.id) people
+     WHERE name_key <> ''
+     ORDER BY is_district_contact DESC, name_key, id
+     LIMIT ${p.add(options.limit)}`;
+  return db.query<CatalogueContactRef>(sql, p.values);
+}

@@ -65,6 +65,9 @@ export const HTTP_DICTIONARY = {
   UnlockBatchResponse: {
     results: "Each item's result, or its error body with its statusCode, in the order asked.",
   },
+  BriefPollResponse: {
+    brief: "The brief, as GET /briefs answers it for its pair.",
+  },
 } as const satisfies Dictionary;
 
 /** Fills a template's `{name}` marks. */

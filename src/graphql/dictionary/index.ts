@@ -2,6 +2,7 @@
 import type { GraphQLSchema } from "graphql";
 import { assessmentsDictionary } from "./assessments";
 import { associationsDictionary } from "./associations";
+import { briefsDictionary } from "./briefs";
 import { commonDictionary } from "./common";
 import { contactsDictionary } from "./contacts";
 import { applyDictionary, mergeDictionaries, type Dictionary } from "./dictionary";
@@ -25,6 +26,7 @@ export const FIELD_DICTIONARY: Dictionary = mergeDictionaries(
   earlyChildhoodDictionary,
   associationsDictionary,
   workspaceDictionary,
+  briefsDictionary,
 );
 
 /** Describes the schema from the field dictionary (called once, when the schema is built). */
