@@ -137,3 +137,20 @@ export const UNLOCK = parse(`
       }
     }
   }`);
+
+const BRIEF = "briefId projectId entityType entityId status dossier error startedAt finishedAt";
+
+export const REQUEST_BRIEF = parse(`
+  mutation McpRequestBrief($input: BriefRequestInput!) {
+    requestBrief(input: $input) { briefId status started poll }
+  }`);
+
+export const BRIEF_OF_PAIR = parse(`
+  query McpBrief($projectId: UUID!, $entityType: BriefEntityType!, $entityId: UUID!) {
+    brief(projectId: $projectId, entityType: $entityType, entityId: $entityId) { ${BRIEF} }
+  }`);
+
+export const BRIEF_BY_ID = parse(`
+  query McpBriefById($briefId: UUID!) {
+    briefById(briefId: $briefId) { ${BRIEF} }
+  }`);

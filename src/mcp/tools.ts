@@ -10,7 +10,7 @@ import { AppError, BadRequestError, fromGraphQLError, httpError, maskError, type
 import type { ExecutionEngine } from "../graphql/execution";
 import { logger } from "../logger";
 import { inputSchema, type JsonSchema } from "./json-schema";
-import { DETAILS, METRIC_CATALOGUE, METRIC_QUERY, SEARCH, UNLOCK } from "./operations";
+import { BRIEF_BY_ID, BRIEF_OF_PAIR, DETAILS, METRIC_CATALOGUE, METRIC_QUERY, REQUEST_BRIEF, SEARCH, UNLOCK } from "./operations";
 
 /** What the tools run on: the engine and the context of one call (authenticated caller, time budget). */
 export interface McpHost {
@@ -43,6 +43,7 @@ interface Tool extends ToolDefinition {
 const SEARCH_ENTITIES = ["districts", "schools", "contacts"] as const;
 const DETAIL_ENTITIES = ["district", "school", "contact"] as const;
 const METRIC_ENTITIES = ["districts", "schools"] as const;
+const BRIEF_ENTITIES = ["district", "school"] as const;
 
 const page = { type: "integer", minimum: 1, maximum: 200, description: "Records per page, 1 to 200 (default 50)." };
 const offset = { type: "integer", minimum: 0, description: "Records to skip, 0 or more (default 0)." };
@@ -298,7 +299,71 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
     },
   };
 
-  return [search, details, metrics, metricQuery, unlock];
+  const pairProperties = {
+    project_id: { type: "string", format: "uuid", description: "A project of the caller's organization (UUID)." },
+    entity_type: { type: "string", enum: [...BRIEF_ENTITIES], description: "district or school." },
+    entity_id: { type: "string", format: "uuid", description: "Our id of the district or school (UUID)." },
+  };
+
+  const requestBrief: Tool = {
+    name: "request_brief",
+    title: "Request a deep-research brief of a district or school",
+    description:
+      "Requests the brief of a (project, district or school) pair, as POST /api/v1/briefs: starts a build (started true) or reuses the " +
+      "ready brief or the build in flight (started false); never a second build. Builds run in the background: read the result with " +
+      "get_brief (brief_id) until status is ready or failed. Free and pro organizations must follow the entity in the project first " +
+      "(forbidden otherwise); enterprise and internal need not. Errors: forbidden, not_found (project not the caller's, unknown entity).",
+    inputSchema: {
+      type: "object",
+      properties: pairProperties,
+      required: ["project_id", "entity_type", "entity_id"],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async call(host, args) {
+      checkArgs("request_brief", args, ["project_id", "entity_type", "entity_id"], ["project_id", "entity_type", "entity_id"]);
+      const entityType = oneOf("request_brief", "entity_type", args.entity_type, BRIEF_ENTITIES);
+      const input = { projectId: args.project_id, entityType, entityId: args.entity_id };
+      return run(host, REQUEST_BRIEF, { input }, (data) => data.request_brief as Record<string, unknown>);
+    },
+  };
+
+  const getBrief: Tool = {
+    name: "get_brief",
+    title: "Read a deep-research brief",
+    description:
+      "Reads a brief by brief_id (the poll URL GET /api/v1/briefs/{brief_id}) or by its pair project_id, entity_type, entity_id " +
+      "(GET /api/v1/briefs): { brief } with status building, ready or failed (a build over 60 minutes in building reads failed) and, " +
+      "when ready, the dossier: profile, statistics trend, finance, people (person_key, name, title, contact_id), extracted findings " +
+      "with source_url (when the organization unlocked the entity), events, narrative and data_source per section. brief is null " +
+      "when the pair never had a build; an unknown brief_id is not_found.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        brief_id: { type: "string", format: "uuid", description: "Our id of the brief (from request_brief)." },
+        ...pairProperties,
+      },
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async call(host, args) {
+      checkArgs("get_brief", args, ["brief_id", "project_id", "entity_type", "entity_id"], []);
+      const byPair = ["project_id", "entity_type", "entity_id"].filter((name) => args[name] !== undefined);
+      if (args.brief_id !== undefined) {
+        if (byPair.length) throw new BadRequestError("get_brief: give brief_id, or project_id, entity_type and entity_id, not both");
+        return run(host, BRIEF_BY_ID, { briefId: args.brief_id }, (data) =>
+          data.brief_by_id ? { brief: data.brief_by_id } : httpError("NOT_FOUND", `brief ${String(args.brief_id)} not found`),
+        );
+      }
+      if (byPair.length !== 3) throw new BadRequestError("get_brief: give brief_id, or project_id, entity_type and entity_id");
+      const entityType = oneOf("get_brief", "entity_type", args.entity_type, BRIEF_ENTITIES);
+      return run(host, BRIEF_OF_PAIR, { projectId: args.project_id, entityType, entityId: args.entity_id }, (data) => ({
+        brief: data.brief ?? null,
+      }));
+    },
+  };
+
+  return [search, details, metrics, metricQuery, unlock, requestBrief, getBrief];
 }
 
 /** Calls a tool by name; argument errors come back as bad_request results, like REST's 400 bodies. */

@@ -55,7 +55,15 @@ describe("MCP over streamable HTTP (/mcp)", () => {
 
   it("lists the tools with input schemas built from the GraphQL schema and its descriptions", async () => {
     const { tools } = await pro.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["details", "metric_query", "metrics", "search", "unlock"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "details",
+      "get_brief",
+      "metric_query",
+      "metrics",
+      "request_brief",
+      "search",
+      "unlock",
+    ]);
     const search = tools.find((tool) => tool.name === "search")!;
     const filters = (search.inputSchema.properties as any).filter.anyOf;
     expect(filters.map((f: any) => f.title)).toEqual(["DistrictFilter", "SchoolFilter", "ContactFilter"]);
@@ -175,6 +183,48 @@ describe("MCP over streamable HTTP (/mcp)", () => {
     expect(body(result)).toMatchObject({ error: "insufficient_credits", statusCode: 402, balance: 0, required: 6 });
     const rows = await t.db.query(`SELECT 1 FROM unlocks WHERE organization_id = $1`, [organizationId]);
     expect(rows).toHaveLength(0);
+  });
+
+  it("request_brief and get_brief answer what POST /briefs and GET /briefs answer, scoped to the key's organization", async () => {
+    const enterprise = await connect(t.keys.enterprise);
+    const project = (await t.post("/api/v1/projects", { name: "Mcp briefs" }, "enterprise").expect(201)).body.data.id;
+    const pair = { project_id: project, entity_type: "district", entity_id: completed };
+    expect(body(await call(enterprise, "get_brief", pair))).toEqual({ brief: null });
+
+    const started = await call(enterprise, "request_brief", pair);
+    expect(started.isError).toBeFalsy();
+    const { brief_id } = body(started);
+    expect(body(started)).toEqual({ brief_id, status: "building", started: true, poll: `/api/v1/briefs/${brief_id}` });
+    expect(body(await call(enterprise, "request_brief", pair))).toMatchObject({ brief_id, started: false });
+
+    const byId = body(await call(enterprise, "get_brief", { brief_id }));
+    const rest = await t.get(`/api/v1/briefs/${brief_id}`, "enterprise").expect(200);
+    expect(byId).toEqual(rest.body);
+    expect(byId.brief).toMatchObject({ brief_id, project_id: project, entity_id: completed, status: "building", dossier: null });
+    expect(body(await call(enterprise, "get_brief", pair))).toEqual(rest.body);
+
+    // Another organization's key: the brief does not exist for it, nor the project.
+    const elsewhere = await call(pro, "get_brief", { brief_id });
+    expect(elsewhere.isError).toBe(true);
+    expect(body(elsewhere)).toMatchObject({ error: "not_found", statusCode: 404 });
+    expect(body(await call(pro, "request_brief", pair))).toMatchObject({ error: "not_found", statusCode: 404 });
+
+    // The plan rule: pro must follow first, with REST's 403 body.
+    const proProject = (await t.post("/api/v1/projects", { name: "Mcp pro briefs" }, "pro").expect(201)).body.data.id;
+    const proPair = { ...pair, project_id: proProject };
+    const refused = await call(pro, "request_brief", proPair);
+    expect(refused.isError).toBe(true);
+    expect(body(refused)).toEqual((await t.post("/api/v1/briefs", proPair, "pro").expect(403)).body);
+
+    const mixed = await call(enterprise, "get_brief", { brief_id, project_id: project });
+    expect(body(mixed)).toMatchObject({ error: "bad_request", message: expect.stringMatching(/not both/) });
+    const partial = await call(enterprise, "get_brief", { project_id: project });
+    expect(body(partial)).toMatchObject({ error: "bad_request", statusCode: 400 });
+    const badType = await call(enterprise, "request_brief", { ...pair, entity_type: "contact" });
+    expect(body(badType)).toMatchObject({
+      error: "bad_request",
+      message: expect.stringMatching(/entity_type must be one of district, school/),
+    });
   });
 
   it("refuses a missing or bad key with 401 before any MCP exchange", async () => {

@@ -91,7 +91,15 @@ describe("edmarket mcp (stdio)", () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(["details", "metric_query", "metrics", "search", "unlock"]);
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        "details",
+        "get_brief",
+        "metric_query",
+        "metrics",
+        "request_brief",
+        "search",
+        "unlock",
+      ]);
 
       const page = body((await client.callTool({ name: "search", arguments: { entity: "districts", filter: { state: "WY" } } })) as Result);
       expect(page.pagination.total).toBe(1);
