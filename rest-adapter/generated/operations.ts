@@ -85,7 +85,7 @@ export type ChildcareLicenseType =
 
 /** Sort columns of childcare centers (orderBy / order_by). */
 export type ChildcareOrderField =
-  /** Licensed capacity. */
+  /** Licensed capacity (children). */
   | 'capacity'
   /** Chain key. */
   | 'chain'
@@ -102,13 +102,13 @@ export type ChildcareOrderField =
   /** When the record last changed. */
   | 'updated_at';
 
-/** Default active. */
+/** Which childcare centers a list returns by license status: active (default): license status active; inactive: any other; all: both. The default applies with ids too. */
 export type ChildcareStatusFilter =
-  /** Licensed and open. */
+  /** License status active (Nebraska: every roster center; Indiana: an Open... status). */
   | 'active'
-  /** Both. */
+  /** Every center, active or not. */
   | 'all'
-  /** Not active. */
+  /** Any other license status (licenseStatusRaw keeps the roster's own). */
   | 'inactive';
 
 /** Sort columns of contacts (orderBy / order_by). */
@@ -119,11 +119,11 @@ export type ContactOrderField =
   | 'last_updated_at'
   /** The person's name. */
   | 'name'
-  /** Qualification score. */
+  /** Qualification score (higher fits better as a buyer). */
   | 'qualification_score'
-  /** State abbreviation. */
+  /** Two-letter state abbreviation. */
   | 'state'
-  /** Job title. */
+  /** Job title as found. */
   | 'title';
 
 /** Which of an operator's Form 990 returns the contractor filter reads: any current return, or only the latest. */
@@ -162,19 +162,19 @@ export type DelegatesFilter =
 export type DistrictOrderField =
   /** When the record was first stored. */
   | 'created_at'
-  /** Expenditures per student (USD). */
+  /** Total expenditures per enrolled student (USD). */
   | 'expenditures_per_student'
   /** When the record last changed. */
   | 'last_updated_at'
   /** District name. */
   | 'name'
-  /** Revenue per student (USD). */
+  /** Revenue per enrolled student (USD). */
   | 'revenue_per_student'
-  /** Operational schools. */
+  /** Operational schools (count). */
   | 'school_count'
   /** State abbreviation. */
   | 'state'
-  /** Enrolled students. */
+  /** Enrolled students (persons). */
   | 'student_count'
   /** Students per FTE teacher. */
   | 'student_teacher_ratio'
@@ -248,15 +248,15 @@ export type GradeLevel =
 export type HeadStartOrderField =
   /** When the record was first stored. */
   | 'created_at'
-  /** Funded seats. */
+  /** Funded seats (children). */
   | 'funded_slots'
-  /** Grant amount. */
+  /** Grant amount (USD). */
   | 'grant_amount'
   /** Grant end date. */
   | 'grant_end'
   /** Program name. */
   | 'name'
-  /** Open sites. */
+  /** Open sites (count). */
   | 'open_site_count'
   /** State abbreviation. */
   | 'state'
@@ -276,11 +276,11 @@ export type HeadStartProgramType =
   /** Migrant and Seasonal Head Start. */
   | 'migrant_seasonal';
 
-/** Default active. */
+/** Which Head Start programs a list returns by status: active (default): reported in the latest PIR year (2022); no_open_site: not reported in 2022 (grant ended or re-competed); all: both. The default applies with ids and parentProgramId too. */
 export type HeadStartStatusFilter =
   /** Reported in the latest PIR year (2022). */
   | 'active'
-  /** Both. */
+  /** Every program, active or not. */
   | 'all'
   /** Not reported in 2022 (grant ended or re-competed). */
   | 'no_open_site';
@@ -314,17 +314,17 @@ export type MetricEntityType =
 
 /** Sort columns of operators (orderBy / order_by). */
 export type OperatorOrderField =
-  /** Active centers. */
+  /** Active childcare centers (count). */
   | 'center_count'
-  /** Summed licensed capacity. */
+  /** Summed licensed capacity of active centers (children). */
   | 'center_seats'
   /** When the record was first stored. */
   | 'created_at'
-  /** Government grants of the latest Form 990. */
+  /** Government grants (USD; latest Form 990 return). */
   | 'government_grants'
-  /** Open Head Start programs. */
+  /** Head Start programs with an open site (count). */
   | 'head_start_count'
-  /** Summed funded slots. */
+  /** Summed funded slots of those programs (children). */
   | 'head_start_slots'
   /** Kind (nonprofit, company ...). */
   | 'kind'
@@ -332,7 +332,7 @@ export type OperatorOrderField =
   | 'name'
   /** State abbreviation. */
   | 'state'
-  /** Total revenue of the latest Form 990. */
+  /** Total revenue (USD; latest Form 990 return, else IRS EO BMF). */
   | 'total_revenue'
   /** When the record last changed. */
   | 'updated_at';
@@ -377,7 +377,7 @@ export type SchoolOrderField =
   | 'name'
   /** State abbreviation. */
   | 'state'
-  /** Enrolled students. */
+  /** Enrolled students (persons). */
   | 'student_count'
   /** Students per FTE teacher. */
   | 'student_teacher_ratio';
@@ -426,11 +426,11 @@ export type UnlockInput = {
 export type UpdateSchoolInput = {
   /** County name. */
   county?: string | null | undefined;
-  /** Not null; unique among schools. */
+  /** NCES school id (NCESSCH); cannot be cleared (null is refused) and must be unique among schools. */
   fedId?: string | null | undefined;
   /** A CCD grade span LOW-HIGH, e.g. KG-05, 09-12, PK-08. */
   gradeLevels?: string | null | undefined;
-  /** NCES locale text. */
+  /** NCES urban-centric locale text, as NCES writes it. */
   localeType?: string | null | undefined;
   /** Mailing street address. */
   mailingAddress?: string | null | undefined;
@@ -440,7 +440,7 @@ export type UpdateSchoolInput = {
   mailingState?: string | null | undefined;
   /** ZIP or ZIP+4. */
   mailingZip?: string | null | undefined;
-  /** Not null. */
+  /** School name; cannot be cleared (null is refused). */
   name?: string | null | undefined;
   /** Phone number. */
   phone?: string | null | undefined;
@@ -454,7 +454,7 @@ export type UpdateSchoolInput = {
   physicalZip?: string | null | undefined;
   /** NCES school type text, e.g. Regular School. */
   schoolType?: string | null | undefined;
-  /** Enrolled students, an integer >= 0. */
+  /** Enrolled students (persons), an integer >= 0. */
   studentCount?: number | null | undefined;
   /** Students per FTE teacher, a number >= 0. */
   studentTeacherRatio?: number | null | undefined;

@@ -3,7 +3,7 @@
  * schema takes its description from the dictionary and nowhere else (no decorator, registerEnumType or
  * scalar description), and the dictionary names nothing the schema lacks. No database.
  */
-import { buildSchema, printSchema, type GraphQLObjectType, type GraphQLScalarType } from "graphql";
+import { buildSchema, isObjectType, printSchema, type GraphQLObjectType, type GraphQLScalarType } from "graphql";
 import { FIELD_DICTIONARY, TYPE, dictionaryProblems } from "../../src/graphql/dictionary";
 import { applyDictionary, mergeDictionaries } from "../../src/graphql/dictionary/dictionary";
 import { getSchema, printSchemaSdl } from "../../src/graphql/schema";
@@ -52,6 +52,50 @@ describe("the public schema's descriptions", () => {
     expect(entry.teachersFte).toMatch(/FTE/);
     expect(entry.schoolAgePovertyPct).toMatch(/percent \(0-100\)/);
     expect(entry.schoolAgePopulation).toMatch(/income year Y .* school year Y/);
+  });
+
+  it("says what each gated contact field is and that it is null until the contact is unlocked", () => {
+    const contact = FIELD_DICTIONARY.Contact;
+    for (const field of ["email", "phone", "linkedinUrl", "profileSummary", "keyFacts"]) {
+      expect(contact[field]).toMatch(/null until the caller's organization unlocks this contact/);
+      expect(contact[field]).toMatch(/PARENT_ENTITY_LOCKED/);
+      // More than the gating note: the text starts by saying what the field holds.
+      expect(contact[field]).not.toMatch(/^Gated/);
+    }
+    expect(FIELD_DICTIONARY.District.aiSummary).toMatch(/null until the caller's organization unlocks this district or school/);
+  });
+
+  it("states the unit and source of operator money, and the values and default of status filters", () => {
+    const operator = FIELD_DICTIONARY.Operator;
+    expect(operator.totalRevenue).toMatch(/USD/);
+    expect(operator.totalRevenue).toMatch(/Form 990/);
+    expect(operator.totalRevenue).toMatch(/IRS EO BMF .*Apr 2026/);
+    expect(operator.governmentGrants).toMatch(/USD/);
+    expect(FIELD_DICTIONARY.OperatorFilter.minTotalRevenue).toMatch(/USD/);
+    for (const text of [FIELD_DICTIONARY.HeadStartFilter.status, FIELD_DICTIONARY.ChildcareFilter.status]) {
+      expect(text).toMatch(/active \(default\)/);
+      expect(text).toMatch(/all: both/);
+    }
+    expect(FIELD_DICTIONARY.HeadStartFilter.status).toMatch(/no_open_site/);
+    expect(FIELD_DICTIONARY.ChildcareFilter.status).toMatch(/inactive/);
+  });
+
+  it("describes every limit argument as the page size with its default, maximum and the 400 out of range", () => {
+    const schema = getSchema();
+    const limits = Object.values(schema.getTypeMap())
+      .filter(isObjectType)
+      .flatMap((type) =>
+        Object.values(type.getFields()).flatMap((field) =>
+          field.args.filter((arg) => arg.name === "limit").map((arg) => ({ at: `${type.name}.${field.name}`, arg })),
+        ),
+      );
+    expect(limits.length).toBeGreaterThan(10);
+    for (const { at, arg } of limits) {
+      expect(`${at}: ${arg.description}`).toMatch(
+        new RegExp(`^${at}: Page size: .* 1 to [\\d,]+ \\(default ${String(arg.defaultValue)}\\)\\. .*400 bad_request`),
+      );
+    }
+    expect(FIELD_DICTIONARY.Query["operators(limit)"]).toMatch(/1 to 10,000/);
   });
 });
 

@@ -731,19 +731,19 @@ export interface components {
             parent_association_id: string | null;
             /** @description The parent association's name; null for a top-level body. */
             parent_association_name: string | null;
-            /** @description Website. */
+            /** @description The association's website URL (demo records: under https://demo.example.org/). */
             website_url: string | null;
-            /** @description Phone. */
+            /** @description The association's phone number. */
             phone: string | null;
-            /** @description Street address. */
+            /** @description Street address of the association. */
             physical_address: string | null;
-            /** @description City. */
+            /** @description City of the association. */
             physical_city: string | null;
-            /** @description ZIP code. */
+            /** @description ZIP code of the association. */
             physical_zip: string | null;
             /**
              * Format: int32
-             * @description Member schools (count), when known.
+             * @description Member schools (count), when known; read from memberCountSourceUrl.
              */
             member_school_count: number | null;
             /** @description Where the member count was read. */
@@ -849,23 +849,23 @@ export interface components {
              * @description Our id of the childcare center the contact belongs to, when any.
              */
             childcare_center_id: string | null;
-            /** @description The person's name. */
+            /** @description The person's full name as found (demo people are fictional). */
             name: string;
             /** @description Job title as found, e.g. Superintendent, Director of Technology, Principal. */
             title: string | null;
-            /** @description Gated: null until the caller's organization unlocks the contact. */
+            /** @description The person's email address as found or enriched. Gated: null until the caller's organization unlocks this contact (2 credits; POST /unlock refuses it with PARENT_ENTITY_LOCKED until the parent district or school is unlocked). */
             email: string | null;
-            /** @description Gated. */
+            /** @description The person's phone number as found. Gated: null until the caller's organization unlocks this contact (2 credits; POST /unlock refuses it with PARENT_ENTITY_LOCKED until the parent district or school is unlocked). */
             phone: string | null;
             /** @description Two-letter state abbreviation of the parent. */
             state: string | null;
             /** @description true: district level; false: school level. */
             is_district_contact: boolean;
-            /** @description Gated. */
+            /** @description URL of the person's LinkedIn profile, when found. Gated: null until the caller's organization unlocks this contact (2 credits; POST /unlock refuses it with PARENT_ENTITY_LOCKED until the parent district or school is unlocked). */
             linkedin_url: string | null;
-            /** @description Gated. */
+            /** @description A short profile of the person and their role (demo rows start 'Fictional demo contact (not a real person)'). Gated: null until the caller's organization unlocks this contact (2 credits; POST /unlock refuses it with PARENT_ENTITY_LOCKED until the parent district or school is unlocked). */
             profile_summary: string | null;
-            /** @description Gated. Free-form facts about the person. */
+            /** @description Free-form facts about the person as a JSON object (demo rows: fictional_person true). Gated: null until the caller's organization unlocks this contact (2 credits; POST /unlock refuses it with PARENT_ENTITY_LOCKED until the parent district or school is unlocked). */
             key_facts: unknown;
             /** @description Which source or pipeline found the contact (demo for the demo layer). */
             source: string | null;
@@ -873,7 +873,7 @@ export interface components {
             source_url: string | null;
             /** @description demo for the demo layer's fictional people; the pipeline's source otherwise. */
             data_source: string;
-            /** @description pending, processing, completed or error. */
+            /** @description pending, processing, completed or error; completed means an unlock of the contact is instant, any other a pending unlock (2 credits held). */
             enrichment_status: string;
             /**
              * Format: date-time
@@ -884,7 +884,7 @@ export interface components {
             enrichment_error: string | null;
             /**
              * Format: int32
-             * @description Enrichment retries made.
+             * @description Enrichment retries made (count).
              */
             enrichment_retry_count: number;
             /** @description How well the person fits as a buyer, higher is better (demo rows: generated, 35-98). */
@@ -896,13 +896,13 @@ export interface components {
              * @description When the contact was scored (UTC).
              */
             qualified_at: string | null;
-            /** @description pending, sent or failed. */
+            /** @description State of the latest email to the contact: pending, sent or failed (emailError says why). */
             email_status: string;
             /** @description Why the last email failed; null unless emailStatus is failed. */
             email_error: string | null;
             /**
              * Format: int32
-             * @description Email retries made.
+             * @description Email retries made (count).
              */
             email_retry_count: number;
             /** @description true once an email was sent to the contact. */
@@ -938,11 +938,11 @@ export interface components {
              * @description When the contact was last synced to the CRM (UTC).
              */
             crm_synced_at: string | null;
-            /** @description pending, synced or failed. */
+            /** @description State of the sync to the organization's CRM: pending, synced or failed (crmSyncError says why). */
             crm_sync_status: string;
             /** @description Why the CRM sync failed; null unless crmSyncStatus is failed. */
             crm_sync_error: string | null;
-            /** @description Free-form notes. */
+            /** @description Free-form notes kept with the contact; no bundled source writes them. */
             notes: string | null;
             /**
              * Format: date-time
@@ -982,7 +982,7 @@ export interface components {
          */
         ChildcareLicenseType: "center" | "preschool" | "school_age" | "infant_toddler" | "other";
         /**
-         * @description Default active.
+         * @description Which childcare centers a list returns by license status: active (default): license status active; inactive: any other; all: both. The default applies with ids too.
          * @enum {string}
          */
         ChildcareStatusFilter: "active" | "inactive" | "all";
@@ -1030,7 +1030,7 @@ export interface components {
             license_type: string;
             /** @description The license type as the roster writes it. */
             license_type_raw: string | null;
-            /** @description active or inactive. */
+            /** @description active or inactive (Nebraska's roster lists active centers only; Indiana: an Open... status is active). */
             license_status: string;
             /** @description The license status as the roster writes it. */
             license_status_raw: string | null;
@@ -1046,7 +1046,7 @@ export interface components {
             license_expires: string | null;
             /**
              * Format: int32
-             * @description Licensed capacity (children).
+             * @description Licensed capacity (children). Source: state childcare licensing rosters (Nebraska DHHS, Feb 2026; Indiana FSSA, Mar 2022).
              */
             capacity: number | null;
             /** @description Licensed capacity per age group, as the roster names them. */
@@ -1167,7 +1167,7 @@ export interface components {
             student_teacher_ratio: number | null;
             /** @description All staff, in FTE. District summary (data/README.md, 'District record fields: which year'): total_staff_fte of the latest year that has it (only the 2023-24 ELSI file carries it). */
             total_staff: number | null;
-            /** @description URLs of board meeting minutes (PDF) found by the extraction pipeline. Gated: null until the caller's organization unlocks the record. */
+            /** @description URLs of board meeting minutes (PDF) found by the extraction pipeline. Gated: null until the caller's organization unlocks this district or school (6 credits; contract section 4). */
             meeting_minutes_pdfs: string[] | null;
             /** @description Street address of the location (street lines joined). Source: NCES CCD LEA directory 2023-24 (file 029, preliminary v0a). */
             physical_address: string | null;
@@ -1204,13 +1204,13 @@ export interface components {
             latitude: number | null;
             /** @description Longitude, WGS84 decimal degrees. Usually null (see latitude). */
             longitude: number | null;
-            /** @description Strategic priorities extracted from the district's public documents. Gated: null until the caller's organization unlocks the record. */
+            /** @description Strategic priorities extracted from the district's public documents. Gated: null until the caller's organization unlocks this district or school (6 credits; contract section 4). */
             strategic_priorities: string[] | null;
-            /** @description Summary of the district generated from its extracted public documents (demo records: text starting 'Demo summary'). Gated: null until the caller's organization unlocks the record. */
+            /** @description Summary of the district generated from its extracted public documents (demo records: text starting 'Demo summary'). Gated: null until the caller's organization unlocks this district or school (6 credits; contract section 4). */
             ai_summary: string | null;
             /**
              * Format: date-time
-             * @description When aiSummary was generated. Gated: null until the caller's organization unlocks the record.
+             * @description When aiSummary was generated. Gated: null until the caller's organization unlocks this district or school (6 credits; contract section 4).
              */
             summary_generated_at: string | null;
             /** @description Extraction pipeline status of the district: pending, processing, completed or error (PipelineStatus). */
@@ -1279,7 +1279,7 @@ export interface components {
             };
             /** @description Values selected by metricQuery, keyed by their `as` name. */
             metric_values: unknown;
-            /** @description The latest assessment summary; null when none is loaded. */
+            /** @description The latest assessment summary (highest school year); null when none is loaded. No real assessment file is bundled: the demo layer writes them (sourceId demo-assessment). */
             assessment_summary: {
                 /** @description Id of the assessment source. */
                 source_id: string;
@@ -1290,7 +1290,7 @@ export interface components {
                  * @description School year as the fall year it starts in (2023 = 2023-24).
                  */
                 school_year: number;
-                /** @description e.g. complete. */
+                /** @description The source's data-quality mark, e.g. complete. */
                 data_quality: string | null;
                 /** @description Subjects the source tested for this entity (ela, math, science). */
                 subjects_available: string[] | null;
@@ -1331,7 +1331,7 @@ export interface components {
                 /** @description Why figures may not compare across states or years (demo: says the figures are invented). */
                 comparability_warning: string | null;
             } | null;
-            /** @description Grade rows of the latest school year that has any. */
+            /** @description The district's assessment results of the latest school year that has any, one per grade, subject and student group (demo layer: sourceId demo-assessment). */
             assessment_grade_rows: {
                 /**
                  * Format: uuid
@@ -1416,7 +1416,7 @@ export interface components {
                 /** @description Why a value is suppressed, when the source suppressed it (small groups); null otherwise. */
                 suppression_code: string | null;
             }[];
-            /** @description IDEA child counts with F-33 special-education finance, by fiscal year. */
+            /** @description IDEA child counts with F-33 special-education finance, by fiscal year (F-33 FY N = school year N-1); trend history-gated like annualStatistics. Demo data: written by the demo layer (data_source demo), not from a real source. */
             special_education_finance: {
                 /** @description The latest fiscal year's entry. */
                 latest: components["schemas"]["SpecialEducationFinanceEntryFields"] | null;
@@ -1556,7 +1556,7 @@ export interface components {
                 amount: number | null;
                 /**
                  * Format: int32
-                 * @description Fiscal year of the funding.
+                 * @description Fiscal year the funding applies to, as extracted.
                  */
                 fiscal_year: number | null;
                 /** @description What the funding is for, as extracted. */
@@ -1582,12 +1582,12 @@ export interface components {
                 amount: number | null;
                 /**
                  * Format: date
-                 * @description Start date.
+                 * @description Contract start date (YYYY-MM-DD).
                  */
                 starts_on: string | null;
                 /**
                  * Format: date
-                 * @description Expiry date (hasExpiringContracts: within 6 months).
+                 * @description Contract expiry date, YYYY-MM-DD (hasExpiringContracts: from today to 6 months ahead).
                  */
                 expires_on: string | null;
             }[] | null;
@@ -1604,7 +1604,7 @@ export interface components {
                 status: components["schemas"]["BidStatus"];
                 /**
                  * Format: date
-                 * @description Date the bid was posted.
+                 * @description Date the bid was posted (YYYY-MM-DD).
                  */
                 posted_on: string | null;
                 /**
@@ -1875,7 +1875,7 @@ export interface components {
                 value_status: string | null;
             }[];
         };
-        /** @description A dated event in a district's or school's timeline (board meeting, press release ...). */
+        /** @description A dated event in a district's or school's timeline (board meeting, press release ...). Public: not gated. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
         TimelineEventRecord: {
             /**
              * Format: uuid
@@ -1974,7 +1974,7 @@ export interface components {
          */
         HeadStartProgramType: "head_start" | "early_head_start" | "migrant_seasonal" | "aian_head_start" | "aian_early_head_start";
         /**
-         * @description Default active.
+         * @description Which Head Start programs a list returns by status: active (default): reported in the latest PIR year (2022); no_open_site: not reported in 2022 (grant ended or re-competed); all: both. The default applies with ids and parentProgramId too.
          * @enum {string}
          */
         HeadStartStatusFilter: "active" | "no_open_site" | "all";
@@ -2001,7 +2001,7 @@ export interface components {
             name: string;
             /** @description HHS grant number, e.g. 04CH011174. */
             grant_number: string;
-            /** @description Set on a delegate agency's program. */
+            /** @description PIR program number of a delegate agency (the 001 of 01CH010841-001); null for a grant recipient's program. */
             delegate_number: string | null;
             /**
              * Format: uuid
@@ -2039,7 +2039,7 @@ export interface components {
             program_types: string[];
             /**
              * Format: int32
-             * @description Funded seats at open sites.
+             * @description Funded seats at open sites (children). The PIR extract loaded here has no funded enrollment, so it is null unless another source fills it.
              */
             funded_slots: number | null;
             /**
@@ -2052,7 +2052,7 @@ export interface components {
              * @description Sites (count). The PIR extract loaded here has no addresses, contacts, sites or grant amounts, so it is null unless another source fills it.
              */
             site_count: number | null;
-            /** @description active or no_open_site. */
+            /** @description active: reported in the latest PIR year (2022); no_open_site: not reported in 2022 (grant ended or re-competed). */
             status: string;
             /** @description Grant amount, USD, nominal (not adjusted for inflation). The PIR extract loaded here has no addresses, contacts, sites or grant amounts, so it is null unless another source fills it. */
             grant_amount: number | null;
@@ -2140,7 +2140,7 @@ export interface components {
             name: string;
             /** @description nonprofit, company, government, tribe, church or other. */
             kind: string;
-            /** @description IRS employer identification number, 9 digits. */
+            /** @description IRS employer identification number, 9 digits (no dash); null when no IRS record matched. Source: IRS Exempt Organizations Business Master File (EO BMF, Apr 2026). */
             ein: string | null;
             /** @description Unique Entity ID (SAM.gov). No bundled file fills it (null unless another source writes it). */
             uei: string | null;
@@ -2148,13 +2148,13 @@ export interface components {
             chain_key: string | null;
             /** @description NTEE activity code from the IRS EO BMF, e.g. P33 (child day care), B21 (preschools). Source: IRS Exempt Organizations Business Master File (EO BMF, Apr 2026). */
             ntee_code: string | null;
-            /** @description Street address, when a source gives it. */
+            /** @description Street address, when a source gives it (the IRS EO BMF STREET for organizations it matched). Source: IRS Exempt Organizations Business Master File (EO BMF, Apr 2026). */
             physical_address: string | null;
-            /** @description City, when a source gives it. */
+            /** @description City, when a source gives it (the IRS EO BMF CITY). */
             physical_city: string | null;
             /** @description Two-letter state of the organization. */
             state: string | null;
-            /** @description ZIP code, when a source gives it. */
+            /** @description 5-digit ZIP code, when a source gives it (the IRS EO BMF ZIP). */
             physical_zip: string | null;
             /** @description Website. No bundled file fills it (null unless another source writes it). */
             website_url: string | null;
@@ -2183,7 +2183,7 @@ export interface components {
             center_count: number;
             /**
              * Format: int32
-             * @description Summed licensed capacity of those centers (null when none reports a capacity).
+             * @description Summed licensed capacity (children) of those centers (null when none reports a capacity).
              */
             center_seats: number | null;
             /**
@@ -2193,22 +2193,22 @@ export interface components {
             head_start_count: number;
             /**
              * Format: int32
-             * @description Summed funded slots of those programs (null when none reports slots).
+             * @description Summed funded slots (children) of those programs (null when none reports slots; the PIR extract has none).
              */
             head_start_slots: number | null;
             /** @description States where it runs active centers or open Head Start programs (all states). */
             program_states: string[];
-            /** @description Total revenue of the latest Form 990. */
+            /** @description Total revenue, USD, nominal (not adjusted for inflation). From the operator's latest current Form 990 return, else the IRS EO BMF REVENUE_AMT (Apr 2026 file) of the tax year ending fiscalYearEnd; no bundled file loads Form 990 returns, so today it is the BMF figure. May be negative. */
             total_revenue: number | null;
-            /** @description Government grants of the latest Form 990. */
+            /** @description Government grants (contributions) received, USD, nominal (not adjusted for inflation). From the latest current Form 990 return; null without one (the IRS EO BMF has no grants figure and no bundled file loads returns). */
             government_grants: number | null;
-            /** @description Fiscal year end of the latest return, YYYY-MM-DD. */
+            /** @description Last day of the fiscal year of totalRevenue, YYYY-MM-DD: the tax period of the latest Form 990 return, else of the IRS EO BMF record. */
             fiscal_year_end: string | null;
-            /** @description Form of the latest return: 990, 990EZ, 990PF. */
+            /** @description Form of the latest Form 990 return: 990, 990EZ or 990PF; null without a return on file. */
             latest_990_form: string | null;
-            /** @description IRS e-file object id of the latest return. */
+            /** @description IRS e-file object id of the latest Form 990 return; null without a return on file. */
             latest_990_object_id: string | null;
-            /** @description Contractors paid over $100,000 on the latest return, largest first. */
+            /** @description Contractors the latest Form 990 return reports paying over $100,000, largest first; empty without a return on file. */
             contractor_matches: {
                 /** @description The contractor's name as filed. */
                 name: string;
@@ -2324,11 +2324,11 @@ export interface components {
             latitude: number | null;
             /** @description Longitude, WGS84 decimal degrees. Usually null (see latitude). */
             longitude: number | null;
-            /** @description Summary of the school generated from its extracted public documents (demo records: text starting 'Demo summary'). Gated: null until the caller's organization unlocks the record. */
+            /** @description Summary of the school generated from its extracted public documents (demo records: text starting 'Demo summary'). Gated: null until the caller's organization unlocks this district or school (6 credits; contract section 4). */
             ai_summary: string | null;
             /**
              * Format: date-time
-             * @description When aiSummary was generated. Gated: null until the caller's organization unlocks the record.
+             * @description When aiSummary was generated. Gated: null until the caller's organization unlocks this district or school (6 credits; contract section 4).
              */
             summary_generated_at: string | null;
             /** @description Name of the source the record comes from, e.g. NCES CCD School Search. */
@@ -2399,7 +2399,7 @@ export interface components {
             };
             /** @description Values selected by metricQuery, keyed by their `as` name. */
             metric_values: unknown;
-            /** @description The latest assessment summary; null when none is loaded. */
+            /** @description The latest assessment summary (highest school year); null when none is loaded. No real assessment file is bundled: the demo layer writes them (sourceId demo-assessment). */
             assessment_summary: {
                 /** @description Id of the assessment source. */
                 source_id: string;
@@ -2410,7 +2410,7 @@ export interface components {
                  * @description School year as the fall year it starts in (2023 = 2023-24).
                  */
                 school_year: number;
-                /** @description e.g. complete. */
+                /** @description The source's data-quality mark, e.g. complete. */
                 data_quality: string | null;
                 /** @description Subjects the source tested for this entity (ela, math, science). */
                 subjects_available: string[] | null;
@@ -2451,7 +2451,7 @@ export interface components {
                 /** @description Why figures may not compare across states or years (demo: says the figures are invented). */
                 comparability_warning: string | null;
             } | null;
-            /** @description Grade rows of the latest school year that has any. */
+            /** @description The school's assessment results of the latest school year that has any, one per grade, subject and student group (demo layer: sourceId demo-assessment). */
             assessment_grade_rows: {
                 /**
                  * Format: uuid
@@ -2653,7 +2653,7 @@ export interface components {
                 amount: number | null;
                 /**
                  * Format: int32
-                 * @description Fiscal year of the funding.
+                 * @description Fiscal year the funding applies to, as extracted.
                  */
                 fiscal_year: number | null;
                 /** @description What the funding is for, as extracted. */
@@ -2679,12 +2679,12 @@ export interface components {
                 amount: number | null;
                 /**
                  * Format: date
-                 * @description Start date.
+                 * @description Contract start date (YYYY-MM-DD).
                  */
                 starts_on: string | null;
                 /**
                  * Format: date
-                 * @description Expiry date (hasExpiringContracts: within 6 months).
+                 * @description Contract expiry date, YYYY-MM-DD (hasExpiringContracts: from today to 6 months ahead).
                  */
                 expires_on: string | null;
             }[] | null;
@@ -2701,7 +2701,7 @@ export interface components {
                 status: components["schemas"]["BidStatus"];
                 /**
                  * Format: date
-                 * @description Date the bid was posted.
+                 * @description Date the bid was posted (YYYY-MM-DD).
                  */
                 posted_on: string | null;
                 /**
@@ -2806,7 +2806,7 @@ export interface components {
         };
         /** @description PATCH /schools/{id} body (internal plan only): at least one property; null clears a column, values are trimmed, an empty string is refused. */
         UpdateSchoolInput: {
-            /** @description Not null. */
+            /** @description School name; cannot be cleared (null is refused). */
             name?: string | null;
             /** @description An http(s) URL. */
             website_url?: string | null;
@@ -2814,12 +2814,12 @@ export interface components {
             grade_levels?: string | null;
             /**
              * Format: int32
-             * @description Enrolled students, an integer >= 0.
+             * @description Enrolled students (persons), an integer >= 0.
              */
             student_count?: number | null;
-            /** @description Not null; unique among schools. */
+            /** @description NCES school id (NCESSCH); cannot be cleared (null is refused) and must be unique among schools. */
             fed_id?: string | null;
-            /** @description NCES locale text. */
+            /** @description NCES urban-centric locale text, as NCES writes it. */
             locale_type?: string | null;
             /** @description NCES school type text, e.g. Regular School. */
             school_type?: string | null;
@@ -2972,7 +2972,7 @@ export interface components {
                 used: number;
                 /** @description Follow slots the plan has. */
                 limit: number;
-                /** @description The plan. */
+                /** @description The organization's plan, e.g. free. */
                 tier: string;
             };
         };
@@ -3160,7 +3160,7 @@ export interface operations {
             query?: {
                 /** @description Two-letter state abbreviations. */
                 state?: string[];
-                /** @description Any of these kinds. */
+                /** @description Associations of any of these kinds (AssociationKind). */
                 kind?: components["schemas"]["AssociationKind"][];
                 /** @description Name or short name contains it (case-insensitive); at most 200 characters. */
                 search?: string;
@@ -3172,7 +3172,7 @@ export interface operations {
                 order_by?: components["schemas"]["AssociationOrderField"];
                 /** @description true (default): ascending; false: descending. */
                 order_ascending?: boolean;
-                /** @description 1 to 200. */
+                /** @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped. */
                 limit?: number;
                 /** @description Records to skip before the page, 0 or more (default 0). */
                 offset?: number;
@@ -3237,7 +3237,7 @@ export interface operations {
                 "application/json": {
                     /** @description Two-letter state abbreviations. Comma-separated. */
                     state?: string;
-                    /** @description Any of these kinds. Comma-separated. */
+                    /** @description Associations of any of these kinds (AssociationKind). Comma-separated. */
                     kind?: string;
                     /** @description Name or short name contains it (case-insensitive); at most 200 characters. */
                     search?: string;
@@ -3261,7 +3261,7 @@ export interface operations {
                      */
                     order_ascending?: "true" | "false";
                     /**
-                     * @description 1 to 200.
+                     * @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped.
                      * @default 50
                      */
                     limit?: string;
@@ -3366,19 +3366,19 @@ export interface operations {
                             parent_association_id: string | null;
                             /** @description The parent association's name; null for a top-level body. */
                             parent_association_name: string | null;
-                            /** @description Website. */
+                            /** @description The association's website URL (demo records: under https://demo.example.org/). */
                             website_url: string | null;
-                            /** @description Phone. */
+                            /** @description The association's phone number. */
                             phone: string | null;
-                            /** @description Street address. */
+                            /** @description Street address of the association. */
                             physical_address: string | null;
-                            /** @description City. */
+                            /** @description City of the association. */
                             physical_city: string | null;
-                            /** @description ZIP code. */
+                            /** @description ZIP code of the association. */
                             physical_zip: string | null;
                             /**
                              * Format: int32
-                             * @description Member schools (count), when known.
+                             * @description Member schools (count), when known; read from memberCountSourceUrl.
                              */
                             member_school_count: number | null;
                             /** @description Where the member count was read. */
@@ -3397,7 +3397,7 @@ export interface operations {
                                  * @description Our id of the person (UUID).
                                  */
                                 id: string;
-                                /** @description "[redacted]" when redacted. */
+                                /** @description The person's name (demo people are fictional); "[redacted]" when redacted. */
                                 name: string;
                                 /** @description The seat or job title. */
                                 title: string | null;
@@ -3734,17 +3734,17 @@ export interface operations {
                 city?: string[];
                 /** @description Any of these license types. */
                 license_type?: components["schemas"]["ChildcareLicenseType"][];
-                /** @description Default active. */
+                /** @description active (default): license status active; inactive: any other; all: both. The default applies with ids too. */
                 status?: components["schemas"]["ChildcareStatusFilter"];
-                /** @description Licensed capacity. */
+                /** @description Licensed capacity (children), at least. */
                 min_capacity?: number;
-                /** @description Licensed capacity at most. */
+                /** @description Licensed capacity (children), at most. */
                 max_capacity?: number;
                 /** @description Chain keys, or `independent` for centers in no chain. */
                 chain?: string[];
-                /** @description Accepts childcare subsidy (true) or not (false). */
+                /** @description Accepts childcare subsidy (true) or not (false); centers whose roster says nothing match neither. */
                 accepts_subsidy?: boolean;
-                /** @description Run by a school district (true) or not (false). */
+                /** @description Run by a school district (true) or not (false); centers whose roster says nothing match neither. */
                 district_operated?: boolean;
                 /** @description Center or licensee name (contains, case-insensitive), or license number (equals, any case). */
                 search?: string;
@@ -3756,7 +3756,7 @@ export interface operations {
                 order_by?: components["schemas"]["ChildcareOrderField"];
                 /** @description true (default): ascending; false: descending. */
                 order_ascending?: boolean;
-                /** @description 1 to 200. */
+                /** @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped. */
                 limit?: number;
                 /** @description Records to skip before the page, 0 or more (default 0). */
                 offset?: number;
@@ -3828,23 +3828,23 @@ export interface operations {
                     /** @description Any of these license types. Comma-separated. */
                     license_type?: string;
                     /**
-                     * @description Default active.
+                     * @description active (default): license status active; inactive: any other; all: both. The default applies with ids too.
                      * @enum {string}
                      */
                     status?: "active" | "inactive" | "all";
-                    /** @description Licensed capacity. */
+                    /** @description Licensed capacity (children), at least. */
                     min_capacity?: string;
-                    /** @description Licensed capacity at most. */
+                    /** @description Licensed capacity (children), at most. */
                     max_capacity?: string;
                     /** @description Chain keys, or `independent` for centers in no chain. Comma-separated. */
                     chain?: string;
                     /**
-                     * @description Accepts childcare subsidy (true) or not (false).
+                     * @description Accepts childcare subsidy (true) or not (false); centers whose roster says nothing match neither.
                      * @enum {string}
                      */
                     accepts_subsidy?: "true" | "false";
                     /**
-                     * @description Run by a school district (true) or not (false).
+                     * @description Run by a school district (true) or not (false); centers whose roster says nothing match neither.
                      * @enum {string}
                      */
                     district_operated?: "true" | "false";
@@ -3870,7 +3870,7 @@ export interface operations {
                      */
                     order_ascending?: "true" | "false";
                     /**
-                     * @description 1 to 200.
+                     * @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped.
                      * @default 50
                      */
                     limit?: string;
@@ -3990,7 +3990,7 @@ export interface operations {
                             license_type: string;
                             /** @description The license type as the roster writes it. */
                             license_type_raw: string | null;
-                            /** @description active or inactive. */
+                            /** @description active or inactive (Nebraska's roster lists active centers only; Indiana: an Open... status is active). */
                             license_status: string;
                             /** @description The license status as the roster writes it. */
                             license_status_raw: string | null;
@@ -4006,7 +4006,7 @@ export interface operations {
                             license_expires: string | null;
                             /**
                              * Format: int32
-                             * @description Licensed capacity (children).
+                             * @description Licensed capacity (children). Source: state childcare licensing rosters (Nebraska DHHS, Feb 2026; Indiana FSSA, Mar 2022).
                              */
                             capacity: number | null;
                             /** @description Licensed capacity per age group, as the roster names them. */
@@ -4066,23 +4066,23 @@ export interface operations {
             query?: {
                 /** @description Contacts of this district (district and school level). */
                 district_id?: string;
-                /** @description The school's contacts. */
+                /** @description Contacts of this school (our school id, UUID). */
                 school_id?: string;
                 /** @description Two-letter state abbreviation. */
                 state?: string;
-                /** @description Text contained in the name or the title (case-insensitive). */
+                /** @description Text contained in the name or the title (case-insensitive; % and _ taken literally), at most 200 characters. */
                 search?: string;
-                /** @description An ILIKE pattern the title matches (% any run, _ one character). */
+                /** @description A PostgreSQL ILIKE pattern the title matches (% any run, _ one character; without a wildcard the whole title, any case). */
                 title_ilike?: string;
                 /** @description true: district-level contacts; false: school-level. */
                 is_district_contact?: boolean;
-                /** @description Contacts whose enrichment is in this state. */
+                /** @description Contacts whose enrichment is in this state: pending, processing, completed or error. */
                 enrichment_status?: components["schemas"]["EnrichmentStatus"];
-                /** @description A contact list of the caller's organization. */
+                /** @description A contact list of the caller's organization: its contacts. Another organization's list or an unknown id is a 404 not_found; a list that holds other than contacts is a 400. */
                 list_id?: string;
-                /** @description Contacts whose district is in any of these district lists. */
+                /** @description Contacts whose district is in any of these district lists of the caller's organization. Another organization's list or an unknown id is a 404 not_found; a list that holds other than districts is a 400. */
                 district_list_ids?: string[];
-                /** @description Contacts whose school is in any of these school lists. */
+                /** @description Contacts whose school is in any of these school lists of the caller's organization. Another organization's list or an unknown id is a 404 not_found; a list that holds other than schools is a 400. */
                 school_list_ids?: string[];
                 /** @description The parent uses any of these vendors (ids). Matches only contacts whose parent the caller's organization has unlocked. */
                 vendor_ids?: string[];
@@ -4104,7 +4104,7 @@ export interface operations {
                 order_by?: components["schemas"]["ContactOrderField"];
                 /** @description true (default): ascending; false: descending. */
                 order_ascending?: boolean;
-                /** @description 1 to 200. */
+                /** @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped. */
                 limit?: number;
                 /** @description Records to skip before the page, 0 or more (default 0). */
                 offset?: number;
@@ -4147,7 +4147,7 @@ export interface operations {
                             /** @description true when records follow this page (offset + limit < total). */
                             has_more: boolean;
                         };
-                        /** @description Over the whole result set, not the page. */
+                        /** @description Access over the whole result set (all pages, persons when unique), not the page: unlocked, locked, and the credits to unlock every locked contact (2 each). */
                         _access_summary: {
                             /**
                              * Format: int32
@@ -4199,14 +4199,14 @@ export interface operations {
                     district_id?: string;
                     /**
                      * Format: uuid
-                     * @description The school's contacts.
+                     * @description Contacts of this school (our school id, UUID).
                      */
                     school_id?: string;
                     /** @description Two-letter state abbreviation. */
                     state?: string;
-                    /** @description Text contained in the name or the title (case-insensitive). */
+                    /** @description Text contained in the name or the title (case-insensitive; % and _ taken literally), at most 200 characters. */
                     search?: string;
-                    /** @description An ILIKE pattern the title matches (% any run, _ one character). */
+                    /** @description A PostgreSQL ILIKE pattern the title matches (% any run, _ one character; without a wildcard the whole title, any case). */
                     title_ilike?: string;
                     /**
                      * @description true: district-level contacts; false: school-level.
@@ -4214,18 +4214,18 @@ export interface operations {
                      */
                     is_district_contact?: "true" | "false";
                     /**
-                     * @description Contacts whose enrichment is in this state.
+                     * @description Contacts whose enrichment is in this state: pending, processing, completed or error.
                      * @enum {string}
                      */
                     enrichment_status?: "pending" | "processing" | "completed" | "error";
                     /**
                      * Format: uuid
-                     * @description A contact list of the caller's organization.
+                     * @description A contact list of the caller's organization: its contacts. Another organization's list or an unknown id is a 404 not_found; a list that holds other than contacts is a 400.
                      */
                     list_id?: string;
-                    /** @description Contacts whose district is in any of these district lists. Comma-separated. */
+                    /** @description Contacts whose district is in any of these district lists of the caller's organization. Another organization's list or an unknown id is a 404 not_found; a list that holds other than districts is a 400. Comma-separated. */
                     district_list_ids?: string;
-                    /** @description Contacts whose school is in any of these school lists. Comma-separated. */
+                    /** @description Contacts whose school is in any of these school lists of the caller's organization. Another organization's list or an unknown id is a 404 not_found; a list that holds other than schools is a 400. Comma-separated. */
                     school_list_ids?: string;
                     /** @description The parent uses any of these vendors (ids). Matches only contacts whose parent the caller's organization has unlocked. Comma-separated. */
                     vendor_ids?: string;
@@ -4278,7 +4278,7 @@ export interface operations {
                      */
                     order_ascending?: "true" | "false";
                     /**
-                     * @description 1 to 200.
+                     * @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped.
                      * @default 50
                      */
                     limit?: string;
@@ -4323,7 +4323,7 @@ export interface operations {
                             /** @description true when records follow this page (offset + limit < total). */
                             has_more: boolean;
                         };
-                        /** @description Over the whole result set, not the page. */
+                        /** @description Access over the whole result set (all pages, persons when unique), not the page: unlocked, locked, and the credits to unlock every locked contact (2 each). */
                         _access_summary: {
                             /**
                              * Format: int32
@@ -4410,7 +4410,7 @@ export interface operations {
                 state?: string;
                 /** @description Text contained in the district name (case-insensitive). */
                 search?: string;
-                /** @description Extraction pipeline status. */
+                /** @description Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status). */
                 status?: components["schemas"]["PipelineStatus"];
                 /** @description Our district ids (UUID). */
                 ids?: string[];
@@ -4418,39 +4418,39 @@ export interface operations {
                 fed_ids?: string[];
                 /** @description Districts whose record changed at or after this instant (last_updated_at), for incremental sync. */
                 updated_since?: string;
-                /** @description A district list of the caller's organization; another organization's list matches nothing. */
+                /** @description A district list of the caller's organization: its districts. Another organization's list or an unknown id is a 404 not_found; a list that holds other than districts is a 400. */
                 list_id?: string;
                 /** @description Enrolled students (studentCount) at least this many. */
                 min_enrollment?: number;
                 /** @description Enrolled students (studentCount) at most this many. */
                 max_enrollment?: number;
-                /** @description Operational schools at least. */
+                /** @description Operational schools (count, schoolCount) at least this many. */
                 min_school_count?: number;
-                /** @description Operational schools at most. */
+                /** @description Operational schools (count, schoolCount) at most this many. */
                 max_school_count?: number;
-                /** @description Revenue per student (USD) at least. */
+                /** @description Revenue per enrolled student (revenuePerStudent, USD) at least. */
                 min_revenue_per_student?: number;
-                /** @description Revenue per student (USD) at most. */
+                /** @description Revenue per enrolled student (revenuePerStudent, USD) at most. */
                 max_revenue_per_student?: number;
-                /** @description Expenditures per student (USD) at least. */
+                /** @description Total expenditures per enrolled student (expendituresPerStudent, USD) at least. */
                 min_expenditures_per_student?: number;
-                /** @description Expenditures per student (USD) at most. */
+                /** @description Total expenditures per enrolled student (expendituresPerStudent, USD) at most. */
                 max_expenditures_per_student?: number;
-                /** @description Students per FTE teacher at least. */
+                /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at least. */
                 min_student_teacher_ratio?: number;
-                /** @description Students per FTE teacher at most. */
+                /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at most. */
                 max_student_teacher_ratio?: number;
-                /** @description Total staff (FTE) at least. */
+                /** @description All staff in FTE (totalStaff) at least. */
                 min_total_staff?: number;
-                /** @description Total staff (FTE) at most. */
+                /** @description All staff in FTE (totalStaff) at most. */
                 max_total_staff?: number;
-                /** @description NCES locale bucket (first digit of the locale code). */
+                /** @description NCES locale bucket (first digit of the locale code); only districts with a locale (CA, FL, MI, WA) can match. */
                 locale?: components["schemas"]["LocaleBucket"];
                 /** @description Federal district type (NCES LEA type text), exact, case-insensitive. */
                 district_type?: string;
-                /** @description Partial county name. */
+                /** @description Text contained in the county name (case-insensitive), at most 200 characters. */
                 county?: string;
-                /** @description Districts offering any of these levels. */
+                /** @description Districts whose grade span covers any of these grade buckets (GradeLevel). */
                 grade_levels?: components["schemas"]["GradeLevel"][];
                 /** @description Districts using any of these vendors (ids). Matches only records the caller's organization has unlocked. */
                 vendor_ids?: string[];
@@ -4464,7 +4464,7 @@ export interface operations {
                 funding_source?: components["schemas"]["FundingSource"];
                 /** @description Districts with (true) or without (false) extracted funding. Matches only unlocked records. */
                 has_funding?: boolean;
-                /** @description A contract expires within 6 months. */
+                /** @description Districts with (true) or without (false) an extracted contract expiring within 6 months. Matches only unlocked records. */
                 has_expiring_contracts?: boolean;
                 /** @description Districts with a bid of this status (open: deadline not passed). Matches only unlocked records. */
                 rfp_status?: components["schemas"]["BidStatus"];
@@ -4472,7 +4472,7 @@ export interface operations {
                 order_by?: components["schemas"]["DistrictOrderField"];
                 /** @description true (default): ascending; false: descending. */
                 order_ascending?: boolean;
-                /** @description 1 to 200. */
+                /** @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped. */
                 limit?: number;
                 /** @description Records to skip before the page, 0 or more (default 0). */
                 offset?: number;
@@ -4542,7 +4542,7 @@ export interface operations {
                     /** @description Text contained in the district name (case-insensitive). */
                     search?: string;
                     /**
-                     * @description Extraction pipeline status.
+                     * @description Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status).
                      * @enum {string}
                      */
                     status?: "pending" | "processing" | "completed" | "error";
@@ -4557,43 +4557,43 @@ export interface operations {
                     updated_since?: string;
                     /**
                      * Format: uuid
-                     * @description A district list of the caller's organization; another organization's list matches nothing.
+                     * @description A district list of the caller's organization: its districts. Another organization's list or an unknown id is a 404 not_found; a list that holds other than districts is a 400.
                      */
                     list_id?: string;
                     /** @description Enrolled students (studentCount) at least this many. */
                     min_enrollment?: string;
                     /** @description Enrolled students (studentCount) at most this many. */
                     max_enrollment?: string;
-                    /** @description Operational schools at least. */
+                    /** @description Operational schools (count, schoolCount) at least this many. */
                     min_school_count?: string;
-                    /** @description Operational schools at most. */
+                    /** @description Operational schools (count, schoolCount) at most this many. */
                     max_school_count?: string;
-                    /** @description Revenue per student (USD) at least. */
+                    /** @description Revenue per enrolled student (revenuePerStudent, USD) at least. */
                     min_revenue_per_student?: string;
-                    /** @description Revenue per student (USD) at most. */
+                    /** @description Revenue per enrolled student (revenuePerStudent, USD) at most. */
                     max_revenue_per_student?: string;
-                    /** @description Expenditures per student (USD) at least. */
+                    /** @description Total expenditures per enrolled student (expendituresPerStudent, USD) at least. */
                     min_expenditures_per_student?: string;
-                    /** @description Expenditures per student (USD) at most. */
+                    /** @description Total expenditures per enrolled student (expendituresPerStudent, USD) at most. */
                     max_expenditures_per_student?: string;
-                    /** @description Students per FTE teacher at least. */
+                    /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at least. */
                     min_student_teacher_ratio?: string;
-                    /** @description Students per FTE teacher at most. */
+                    /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at most. */
                     max_student_teacher_ratio?: string;
-                    /** @description Total staff (FTE) at least. */
+                    /** @description All staff in FTE (totalStaff) at least. */
                     min_total_staff?: string;
-                    /** @description Total staff (FTE) at most. */
+                    /** @description All staff in FTE (totalStaff) at most. */
                     max_total_staff?: string;
                     /**
-                     * @description NCES locale bucket (first digit of the locale code).
+                     * @description NCES locale bucket (first digit of the locale code); only districts with a locale (CA, FL, MI, WA) can match.
                      * @enum {string}
                      */
                     locale?: "city" | "suburban" | "town" | "rural";
                     /** @description Federal district type (NCES LEA type text), exact, case-insensitive. */
                     district_type?: string;
-                    /** @description Partial county name. */
+                    /** @description Text contained in the county name (case-insensitive), at most 200 characters. */
                     county?: string;
-                    /** @description Districts offering any of these levels. Comma-separated. */
+                    /** @description Districts whose grade span covers any of these grade buckets (GradeLevel). Comma-separated. */
                     grade_levels?: string;
                     /** @description Districts using any of these vendors (ids). Matches only records the caller's organization has unlocked. Comma-separated. */
                     vendor_ids?: string;
@@ -4623,7 +4623,7 @@ export interface operations {
                      */
                     has_funding?: "true" | "false";
                     /**
-                     * @description A contract expires within 6 months.
+                     * @description Districts with (true) or without (false) an extracted contract expiring within 6 months. Matches only unlocked records.
                      * @enum {string}
                      */
                     has_expiring_contracts?: "true" | "false";
@@ -4645,7 +4645,7 @@ export interface operations {
                      */
                     order_ascending?: "true" | "false";
                     /**
-                     * @description 1 to 200.
+                     * @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped.
                      * @default 50
                      */
                     limit?: string;
@@ -4916,19 +4916,19 @@ export interface operations {
                 state?: string[];
                 /** @description County names (exact, case-insensitive). */
                 county?: string[];
-                /** @description Programs having any of these types. */
+                /** @description Programs having any of these program types (PIR program type). */
                 program_type?: components["schemas"]["HeadStartProgramType"][];
-                /** @description Default active. */
+                /** @description active (default): reported in the latest PIR year (2022); no_open_site: not reported in 2022 (grant ended or re-competed); all: both. The default applies with ids and parentProgramId too. */
                 status?: components["schemas"]["HeadStartStatusFilter"];
-                /** @description Funded seats at open sites. */
+                /** @description Funded seats at open sites (children), at least. The PIR extract loaded here has no funded enrollment, so it is null unless another source fills it. */
                 min_funded_slots?: number;
-                /** @description Funded seats at open sites, at most. */
+                /** @description Funded seats at open sites (children), at most. The PIR extract loaded here has no funded enrollment, so it is null unless another source fills it. */
                 max_funded_slots?: number;
-                /** @description Grant ends on or after this date. */
+                /** @description Grant ends on or after this date (YYYY-MM-DD, inclusive); programs without a grant end date never match. */
                 grant_end_after?: string;
-                /** @description Grant ends on or before this date. */
+                /** @description Grant ends on or before this date (YYYY-MM-DD, inclusive); programs without a grant end date never match. */
                 grant_end_before?: string;
-                /** @description Recipients, delegates or both (default include). */
+                /** @description include (default): recipients and delegates; exclude: grant recipients only; only: delegate agencies only. */
                 delegates?: components["schemas"]["DelegatesFilter"];
                 /** @description true: only school-district-run programs; false: none of them. */
                 district_run?: boolean;
@@ -4944,7 +4944,7 @@ export interface operations {
                 order_by?: components["schemas"]["HeadStartOrderField"];
                 /** @description true (default): ascending; false: descending. */
                 order_ascending?: boolean;
-                /** @description 1 to 200. */
+                /** @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped. */
                 limit?: number;
                 /** @description Records to skip before the page, 0 or more (default 0). */
                 offset?: number;
@@ -5011,16 +5011,16 @@ export interface operations {
                     state?: string;
                     /** @description County names (exact, case-insensitive). Comma-separated. */
                     county?: string;
-                    /** @description Programs having any of these types. Comma-separated. */
+                    /** @description Programs having any of these program types (PIR program type). Comma-separated. */
                     program_type?: string;
                     /**
-                     * @description Default active.
+                     * @description active (default): reported in the latest PIR year (2022); no_open_site: not reported in 2022 (grant ended or re-competed); all: both. The default applies with ids and parentProgramId too.
                      * @enum {string}
                      */
                     status?: "active" | "no_open_site" | "all";
-                    /** @description Funded seats at open sites. */
+                    /** @description Funded seats at open sites (children), at least. The PIR extract loaded here has no funded enrollment, so it is null unless another source fills it. */
                     min_funded_slots?: string;
-                    /** @description Funded seats at open sites, at most. */
+                    /** @description Funded seats at open sites (children), at most. The PIR extract loaded here has no funded enrollment, so it is null unless another source fills it. */
                     max_funded_slots?: string;
                     /**
                      * Format: date
@@ -5033,7 +5033,7 @@ export interface operations {
                      */
                     grant_end_before?: string;
                     /**
-                     * @description Recipients, delegates or both (default include).
+                     * @description include (default): recipients and delegates; exclude: grant recipients only; only: delegate agencies only.
                      * @enum {string}
                      */
                     delegates?: "include" | "exclude" | "only";
@@ -5069,7 +5069,7 @@ export interface operations {
                      */
                     order_ascending?: "true" | "false";
                     /**
-                     * @description 1 to 200.
+                     * @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped.
                      * @default 50
                      */
                     limit?: string;
@@ -5328,7 +5328,7 @@ export interface operations {
                         data: {
                             /** @description The name to use in metric_query. */
                             metric: string;
-                            /** @description integer or number. */
+                            /** @description JSON type of the metric's values: integer or number. */
                             type: string;
                             /** @description Where the values come from: annual_statistics or assessment. */
                             source: string;
@@ -5351,31 +5351,31 @@ export interface operations {
                 state?: string[];
                 /** @description Any case: nonprofit, company, government, tribe, church, other. */
                 kind?: string[];
-                /** @description Active centers, 0 to 2147483647. */
+                /** @description Active childcare centers it runs (centerCount, scoped by state) at least, 0 to 2147483647. */
                 min_centers?: number;
-                /** @description Active centers, at most. */
+                /** @description Active childcare centers it runs (centerCount, scoped by state) at most. */
                 max_centers?: number;
-                /** @description Summed licensed capacity of its active centers. */
+                /** @description Summed licensed capacity (children) of its active centers (centerSeats) at least. */
                 min_capacity?: number;
-                /** @description Summed licensed capacity of its active centers, at most. */
+                /** @description Summed licensed capacity (children) of its active centers (centerSeats) at most. */
                 max_capacity?: number;
                 /** @description Runs a Head Start program with an open site (true) or none (false). */
                 has_open_head_start?: boolean;
-                /** @description Total revenue of the latest Form 990. */
+                /** @description Total revenue (totalRevenue, USD) at least; may be negative. */
                 min_total_revenue?: number;
-                /** @description Total revenue of the latest Form 990, at most (USD, nominal (not adjusted for inflation).) */
+                /** @description Total revenue (totalRevenue, USD) at most; may be negative. */
                 max_total_revenue?: number;
-                /** @description Government grants of the latest Form 990. */
+                /** @description Government grants (governmentGrants, USD) at least; may be negative. */
                 min_government_grants?: number;
-                /** @description Government grants of the latest Form 990, at most (USD, nominal (not adjusted for inflation).) */
+                /** @description Government grants (governmentGrants, USD) at most; may be negative. */
                 max_government_grants?: number;
                 /** @description Paid a contractor over $100,000 whose name contains one of these names (joined by |, at most 20, each at most 200 characters), ignoring case, spaces and punctuation. 990-EZ returns never match. */
                 contractor?: string;
-                /** @description Default any. */
+                /** @description any (default): match contractors on any current Form 990 return; latest: only on the latest return. Without contractor it does nothing. */
                 contractor_mode?: components["schemas"]["ContractorMode"];
                 /** @description Name contains it (case-insensitive), or the EIN equals it; at most 200 characters. */
                 search?: string;
-                /** @description An id merged into another operator reads as the operator it became. */
+                /** @description Our operator ids (UUID); an id merged into another operator reads as the operator it became. */
                 ids?: string[];
                 /** @description Operators whose record changed at or after this instant (updated_at), for incremental sync. */
                 updated_since?: string;
@@ -5383,7 +5383,7 @@ export interface operations {
                 order_by?: components["schemas"]["OperatorOrderField"];
                 /** @description true (default): ascending; false: descending. */
                 order_ascending?: boolean;
-                /** @description 1 to 10,000. */
+                /** @description Page size: how many records to return, 1 to 10,000 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped. */
                 limit?: number;
                 /** @description Records to skip before the page, 0 or more (default 0). */
                 offset?: number;
@@ -5450,37 +5450,37 @@ export interface operations {
                     state?: string;
                     /** @description Any case: nonprofit, company, government, tribe, church, other. Comma-separated. */
                     kind?: string;
-                    /** @description Active centers, 0 to 2147483647. */
+                    /** @description Active childcare centers it runs (centerCount, scoped by state) at least, 0 to 2147483647. */
                     min_centers?: string;
-                    /** @description Active centers, at most. */
+                    /** @description Active childcare centers it runs (centerCount, scoped by state) at most. */
                     max_centers?: string;
-                    /** @description Summed licensed capacity of its active centers. */
+                    /** @description Summed licensed capacity (children) of its active centers (centerSeats) at least. */
                     min_capacity?: string;
-                    /** @description Summed licensed capacity of its active centers, at most. */
+                    /** @description Summed licensed capacity (children) of its active centers (centerSeats) at most. */
                     max_capacity?: string;
                     /**
                      * @description Runs a Head Start program with an open site (true) or none (false).
                      * @enum {string}
                      */
                     has_open_head_start?: "true" | "false";
-                    /** @description Total revenue of the latest Form 990. */
+                    /** @description Total revenue (totalRevenue, USD) at least; may be negative. */
                     min_total_revenue?: string;
-                    /** @description Total revenue of the latest Form 990, at most (USD, nominal (not adjusted for inflation).) */
+                    /** @description Total revenue (totalRevenue, USD) at most; may be negative. */
                     max_total_revenue?: string;
-                    /** @description Government grants of the latest Form 990. */
+                    /** @description Government grants (governmentGrants, USD) at least; may be negative. */
                     min_government_grants?: string;
-                    /** @description Government grants of the latest Form 990, at most (USD, nominal (not adjusted for inflation).) */
+                    /** @description Government grants (governmentGrants, USD) at most; may be negative. */
                     max_government_grants?: string;
                     /** @description Paid a contractor over $100,000 whose name contains one of these names (joined by |, at most 20, each at most 200 characters), ignoring case, spaces and punctuation. 990-EZ returns never match. */
                     contractor?: string;
                     /**
-                     * @description Default any.
+                     * @description any (default): match contractors on any current Form 990 return; latest: only on the latest return. Without contractor it does nothing.
                      * @enum {string}
                      */
                     contractor_mode?: "any" | "latest";
                     /** @description Name contains it (case-insensitive), or the EIN equals it; at most 200 characters. */
                     search?: string;
-                    /** @description An id merged into another operator reads as the operator it became. Comma-separated. */
+                    /** @description Our operator ids (UUID); an id merged into another operator reads as the operator it became. Comma-separated. */
                     ids?: string;
                     /**
                      * Format: date-time
@@ -5500,7 +5500,7 @@ export interface operations {
                      */
                     order_ascending?: "true" | "false";
                     /**
-                     * @description 1 to 10,000.
+                     * @description Page size: how many records to return, 1 to 10,000 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped.
                      * @default 50
                      */
                     limit?: string;
@@ -5737,7 +5737,7 @@ export interface operations {
                 order_by?: components["schemas"]["FollowOrderField"];
                 /** @description true (default): ascending; false: descending. */
                 order_ascending?: boolean;
-                /** @description 1 to 200. */
+                /** @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped. */
                 limit?: number;
                 /** @description Records to skip before the page, 0 or more (default 0). */
                 offset?: number;
@@ -5795,7 +5795,7 @@ export interface operations {
     getSchools: {
         parameters: {
             query?: {
-                /** @description The parent district. */
+                /** @description Schools of this district (our district id, UUID). */
                 district_id?: string;
                 /** @description Our school ids (UUID). */
                 ids?: string[];
@@ -5807,27 +5807,27 @@ export interface operations {
                 state?: string;
                 /** @description Text contained in the school name (case-insensitive). */
                 search?: string;
-                /** @description Extraction pipeline status. */
+                /** @description Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status). */
                 status?: components["schemas"]["PipelineStatus"];
-                /** @description Enrolled students at least this many. */
+                /** @description Enrolled students (studentCount, persons) at least this many. */
                 min_enrollment?: number;
-                /** @description Enrolled students at most this many. */
+                /** @description Enrolled students (studentCount, persons) at most this many. */
                 max_enrollment?: number;
-                /** @description Students per FTE teacher at least. */
+                /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at least. */
                 min_student_teacher_ratio?: number;
-                /** @description Students per FTE teacher at most. */
+                /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at most. */
                 max_student_teacher_ratio?: number;
                 /** @description Federal school type (NCES school type text), exact, case-insensitive. */
                 school_type?: string;
-                /** @description Schools offering any of these levels. */
+                /** @description Schools whose grade span covers any of these grade buckets (GradeLevel). */
                 grade_levels?: components["schemas"]["GradeLevel"][];
                 /** @description NCES locale bucket (first digit of the locale code). */
                 locale?: components["schemas"]["LocaleBucket"];
-                /** @description Partial county name. */
+                /** @description Text contained in the county name (case-insensitive), at most 200 characters. */
                 county?: string;
-                /** @description A list of the caller's organization. */
+                /** @description A school list of the caller's organization: its schools. Another organization's list or an unknown id is a 404 not_found; a list that holds other than schools is a 400. */
                 list_id?: string;
-                /** @description Schools whose district is in any of these lists of the caller's organization. */
+                /** @description Schools whose district is in any of these district lists of the caller's organization. Another organization's list or an unknown id is a 404 not_found; a list that holds other than districts is a 400. */
                 district_list_ids?: string[];
                 /** @description Schools using any of these vendors (ids). Matches only records the caller's organization has unlocked. */
                 vendor_ids?: string[];
@@ -5841,7 +5841,7 @@ export interface operations {
                 funding_source?: components["schemas"]["FundingSource"];
                 /** @description Schools with (true) or without (false) extracted funding. Matches only unlocked records. */
                 has_funding?: boolean;
-                /** @description A contract expires within 6 months. */
+                /** @description Schools with (true) or without (false) an extracted contract expiring within 6 months. Matches only unlocked records. */
                 has_expiring_contracts?: boolean;
                 /** @description Schools with a bid of this status (open: deadline not passed). Matches only unlocked records. */
                 rfp_status?: components["schemas"]["BidStatus"];
@@ -5849,7 +5849,7 @@ export interface operations {
                 order_by?: components["schemas"]["SchoolOrderField"];
                 /** @description true (default): ascending; false: descending. */
                 order_ascending?: boolean;
-                /** @description 1 to 200. */
+                /** @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped. */
                 limit?: number;
                 /** @description Records to skip before the page, 0 or more (default 0). */
                 offset?: number;
@@ -5916,7 +5916,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uuid
-                     * @description The parent district.
+                     * @description Schools of this district (our district id, UUID).
                      */
                     district_id?: string;
                     /** @description Our school ids (UUID). Comma-separated. */
@@ -5933,35 +5933,35 @@ export interface operations {
                     /** @description Text contained in the school name (case-insensitive). */
                     search?: string;
                     /**
-                     * @description Extraction pipeline status.
+                     * @description Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status).
                      * @enum {string}
                      */
                     status?: "pending" | "processing" | "completed" | "error";
-                    /** @description Enrolled students at least this many. */
+                    /** @description Enrolled students (studentCount, persons) at least this many. */
                     min_enrollment?: string;
-                    /** @description Enrolled students at most this many. */
+                    /** @description Enrolled students (studentCount, persons) at most this many. */
                     max_enrollment?: string;
-                    /** @description Students per FTE teacher at least. */
+                    /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at least. */
                     min_student_teacher_ratio?: string;
-                    /** @description Students per FTE teacher at most. */
+                    /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at most. */
                     max_student_teacher_ratio?: string;
                     /** @description Federal school type (NCES school type text), exact, case-insensitive. */
                     school_type?: string;
-                    /** @description Schools offering any of these levels. Comma-separated. */
+                    /** @description Schools whose grade span covers any of these grade buckets (GradeLevel). Comma-separated. */
                     grade_levels?: string;
                     /**
                      * @description NCES locale bucket (first digit of the locale code).
                      * @enum {string}
                      */
                     locale?: "city" | "suburban" | "town" | "rural";
-                    /** @description Partial county name. */
+                    /** @description Text contained in the county name (case-insensitive), at most 200 characters. */
                     county?: string;
                     /**
                      * Format: uuid
-                     * @description A list of the caller's organization.
+                     * @description A school list of the caller's organization: its schools. Another organization's list or an unknown id is a 404 not_found; a list that holds other than schools is a 400.
                      */
                     list_id?: string;
-                    /** @description Schools whose district is in any of these lists of the caller's organization. Comma-separated. */
+                    /** @description Schools whose district is in any of these district lists of the caller's organization. Another organization's list or an unknown id is a 404 not_found; a list that holds other than districts is a 400. Comma-separated. */
                     district_list_ids?: string;
                     /** @description Schools using any of these vendors (ids). Matches only records the caller's organization has unlocked. Comma-separated. */
                     vendor_ids?: string;
@@ -5991,7 +5991,7 @@ export interface operations {
                      */
                     has_funding?: "true" | "false";
                     /**
-                     * @description A contract expires within 6 months.
+                     * @description Schools with (true) or without (false) an extracted contract expiring within 6 months. Matches only unlocked records.
                      * @enum {string}
                      */
                     has_expiring_contracts?: "true" | "false";
@@ -6013,7 +6013,7 @@ export interface operations {
                      */
                     order_ascending?: "true" | "false";
                     /**
-                     * @description 1 to 200.
+                     * @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped.
                      * @default 50
                      */
                     limit?: string;

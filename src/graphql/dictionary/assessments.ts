@@ -59,7 +59,7 @@ export const assessmentsDictionary: Dictionary = {
     canonicalArtifactUri: "The source publication's canonical file.",
     coverage: "Where the summary comes from and how complete that source is.",
     comparabilityWarning: "Why figures may not compare across states or years (demo: says the figures are invented).",
-    dataQuality: "e.g. complete.",
+    dataQuality: "The source's data-quality mark, e.g. complete.",
   },
   AssessmentCoverage: {
     [TYPE]: "Where an assessment summary comes from and how complete that source is.",

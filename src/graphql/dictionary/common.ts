@@ -19,7 +19,7 @@ export const SOURCES = {
 
 export const USD = "USD, nominal (not adjusted for inflation).";
 export const SCHOOL_YEAR = "School year as the fall year it starts in (school_year_start): 2023 is 2023-24.";
-export const UNLOCK_GATED = "Gated: null until the caller's organization unlocks the record.";
+export const UNLOCK_GATED = "Gated: null until the caller's organization unlocks this district or school (6 credits; contract section 4).";
 export const NOT_LOADED =
   "No file loaded by this service fills it yet (the national CCD staff and F-33 files are not included; data/README.md), so it is null unless another source writes it.";
 
@@ -53,8 +53,13 @@ export const ADDRESS = (source: string): Record<string, string> => ({
   physicalZip: `5-digit ZIP code of the location. ${source}`,
 });
 
-/** A list field's `limit` argument (its default shows in the schema). */
-export const limitArg = (max: number): string => `1 to ${max.toLocaleString("en-US")}.`;
+/** A list field's `limit` argument: the page size, its default and maximum (contract section 1: out of range is a 400, never clamped). */
+export const limitArg = (max: number, defaultLimit = 50): string =>
+  `Page size: how many records to return, 1 to ${max.toLocaleString("en-US")} (default ${defaultLimit}). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped.`;
+
+/** The `listId` style filters: lists are private to an organization and hold one entity type. */
+export const LIST_FILTER = (what: string): string =>
+  `Another organization's list or an unknown id is a 404 not_found; a list that holds other than ${what} is a 400.`;
 
 export const METRIC_QUERY = "Metric query JSON (contract section 8), at most 16,000 characters.";
 

@@ -56,7 +56,7 @@ export const HTTP_DICTIONARY = {
     slots: "The plan's follow slots.",
     "slots.used": "Follow slots in use.",
     "slots.limit": "Follow slots the plan has.",
-    "slots.tier": "The plan.",
+    "slots.tier": "The organization's plan, e.g. free.",
   },
   EntitlementRequiredError: {
     module: "The module the organization lacks.",

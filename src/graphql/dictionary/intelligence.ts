@@ -3,13 +3,15 @@ import { SOURCES, USD } from "./common";
 import { TYPE, type Dictionary } from "./dictionary";
 
 const EXTRACTED = SOURCES.extraction;
+/** The five lists of extracted intelligence are gated as a whole (contract section 4). */
+const GATED_LIST = "Served only in a district's or school's list that is null until the caller's organization unlocks it (6 credits).";
 
 export const intelligenceDictionary: Dictionary = {
   Bid: {
-    [TYPE]: "A bid (RFP) the entity posted.",
+    [TYPE]: `A bid (RFP) the district or school posted, extracted from its website (demo titles start 'Demo RFP:'). ${GATED_LIST}`,
     id: "Our id of the bid (UUID).",
     title: `Title of the bid or RFP as posted. ${EXTRACTED}`,
-    postedOn: "Date the bid was posted.",
+    postedOn: "Date the bid was posted (YYYY-MM-DD).",
     deadlineAt: "Submission deadline (UTC; parsed in the entity's state's time zone).",
     url: "Where the bid is posted.",
     status: "open while still taking bids (status open, deadline not passed), else closed.",
@@ -28,20 +30,20 @@ export const intelligenceDictionary: Dictionary = {
     closed: "Any other bid.",
   },
   Contract: {
-    [TYPE]: "A contract of the entity with a vendor.",
+    [TYPE]: `A contract of the district or school with a vendor, extracted from its public documents. ${GATED_LIST}`,
     id: "Our id of the contract (UUID).",
     vendorId: "Our id of the vendor, when known.",
     vendorName: "The vendor's name.",
     category: "Vendor category of the contract (VendorCategory values).",
     amount: `Contract value, ${USD}`,
-    startsOn: "Start date.",
-    expiresOn: "Expiry date (hasExpiringContracts: within 6 months).",
+    startsOn: "Contract start date (YYYY-MM-DD).",
+    expiresOn: "Contract expiry date, YYYY-MM-DD (hasExpiringContracts: from today to 6 months ahead).",
   },
   Funding: {
-    [TYPE]: "A funding source the entity receives.",
+    [TYPE]: `A funding source the district or school receives, extracted from its public documents. ${GATED_LIST}`,
     id: "Our id of the funding row (UUID).",
     amount: `Amount, ${USD}`,
-    fiscalYear: "Fiscal year of the funding.",
+    fiscalYear: "Fiscal year the funding applies to, as extracted.",
     description: "What the funding is for, as extracted.",
     source: "esser, erate, title_i, bond, grant, state, other.",
   },
@@ -56,7 +58,7 @@ export const intelligenceDictionary: Dictionary = {
     other: "Any other source.",
   },
   PainPoint: {
-    [TYPE]: "A problem the entity has, extracted from its public documents.",
+    [TYPE]: `A problem the district or school has, extracted from its public documents. ${GATED_LIST}`,
     id: "Our id of the pain point (UUID).",
     description: `The problem, as extracted from public documents. ${EXTRACTED}`,
     sourceUrl: "The document it was found in.",
@@ -75,7 +77,7 @@ export const intelligenceDictionary: Dictionary = {
     other: "Anything else.",
   },
   Vendor: {
-    [TYPE]: "A vendor whose product the entity uses.",
+    [TYPE]: `A vendor whose product the district or school uses, extracted from its public documents. ${GATED_LIST}`,
     id: "Our id of the vendor (UUID).",
     name: "Vendor name (demo vendors use sample names such as Contoso).",
     category: "sis, lms, assessment, communication, hr, finance, security, sso, devices, other.",
@@ -94,7 +96,7 @@ export const intelligenceDictionary: Dictionary = {
     other: "Anything else.",
   },
   TimelineEvent: {
-    [TYPE]: "A dated event in a district's or school's timeline (board meeting, press release ...).",
+    [TYPE]: `A dated event in a district's or school's timeline (board meeting, press release ...). Public: not gated. ${EXTRACTED}`,
     id: "Our id of the event (UUID).",
     entityId: "Our id of the district or school.",
     eventDate: "Date of the event.",

@@ -1,5 +1,5 @@
 /** Field dictionary: schools (School, SchoolFilter, SchoolOrderField, SchoolPage, UpdateSchoolInput, root fields). */
-import { limitArg, listArgs, METRIC_QUERY, orderEnum, page, SOURCES } from "./common";
+import { LIST_FILTER, limitArg, listArgs, METRIC_QUERY, orderEnum, page, SOURCES } from "./common";
 import { TYPE, type Dictionary } from "./dictionary";
 import { INTELLIGENCE_FILTERS, PIPELINE_FIELDS } from "./districts";
 
@@ -39,12 +39,14 @@ export const schoolsDictionary: Dictionary = {
     sourceUrl: "The NCES School Search page of this school.",
     ...listArgs("contacts", "contacts", { filter: false, defaultOrder: "name" }),
     metricValues: "Values selected by metricQuery, keyed by their `as` name.",
-    district: "The parent district.",
+    district: "The parent district (matched by the first 7 digits of the NCES school id); null when none matched.",
     contacts: "A page of the school's listed contacts (deduplicated unless unique: false; default order name).",
     "contacts(limit)": limitArg(200),
     "contacts(unique)": "true (default): the deduplicated view, one row per person across sources (docs/contacts.md).",
-    assessmentSummary: "The latest assessment summary; null when none is loaded.",
-    assessmentGradeRows: "Grade rows of the latest school year that has any.",
+    assessmentSummary:
+      "The latest assessment summary (highest school year); null when none is loaded. No real assessment file is bundled: the demo layer writes them (sourceId demo-assessment).",
+    assessmentGradeRows:
+      "The school's assessment results of the latest school year that has any, one per grade, subject and student group (demo layer: sourceId demo-assessment).",
     assessmentStateRows: "The school's state's rows for the school year of its grade rows.",
     parentDistrictSpecialEducationFinance: "The parent district's special-education finance; null when the school has no parent district.",
     painPoints: "Extracted pain points, newest first. Null unless the caller's organization has unlocked this entity.",
@@ -58,30 +60,31 @@ export const schoolsDictionary: Dictionary = {
   SchoolFilter: {
     [TYPE]: "Filters of the school list (GET /schools); every given filter must hold.",
     ids: "Our school ids (UUID).",
-    status: "Extraction pipeline status.",
-    minEnrollment: "Enrolled students at least this many.",
-    maxEnrollment: "Enrolled students at most this many.",
-    minStudentTeacherRatio: "Students per FTE teacher at least.",
-    maxStudentTeacherRatio: "Students per FTE teacher at most.",
+    status: "Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status).",
+    minEnrollment: "Enrolled students (studentCount, persons) at least this many.",
+    maxEnrollment: "Enrolled students (studentCount, persons) at most this many.",
+    minStudentTeacherRatio: "Students per FTE teacher (studentTeacherRatio, a ratio) at least.",
+    maxStudentTeacherRatio: "Students per FTE teacher (studentTeacherRatio, a ratio) at most.",
     locale: "NCES locale bucket (first digit of the locale code).",
     ...INTELLIGENCE_FILTERS("Schools"),
     hasFunding: "Schools with (true) or without (false) extracted funding. Matches only unlocked records.",
-    districtId: "The parent district.",
+    districtId: "Schools of this district (our district id, UUID).",
     fedIds: "NCES school ids (NCESSCH, 12 digits), at most 1,000.",
     updatedSince: "Schools whose record changed at or after this instant (last_updated_at), for incremental sync.",
     state: "Two-letter state abbreviation.",
     search: "Text contained in the school name (case-insensitive).",
     schoolType: "Federal school type (NCES school type text), exact, case-insensitive.",
-    gradeLevels: "Schools offering any of these levels.",
-    county: "Partial county name.",
-    listId: "A list of the caller's organization.",
-    districtListIds: "Schools whose district is in any of these lists of the caller's organization.",
-    hasExpiringContracts: "A contract expires within 6 months.",
+    gradeLevels: "Schools whose grade span covers any of these grade buckets (GradeLevel).",
+    county: "Text contained in the county name (case-insensitive), at most 200 characters.",
+    listId: `A school list of the caller's organization: its schools. ${LIST_FILTER("schools")}`,
+    districtListIds: `Schools whose district is in any of these district lists of the caller's organization. ${LIST_FILTER("districts")}`,
+    hasExpiringContracts:
+      "Schools with (true) or without (false) an extracted contract expiring within 6 months. Matches only unlocked records.",
   },
   SchoolOrderField: orderEnum("schools", {
     name: "School name.",
     state: "State abbreviation.",
-    student_count: "Enrolled students.",
+    student_count: "Enrolled students (persons).",
     student_teacher_ratio: "Students per FTE teacher.",
     created_at: "When the record was first stored.",
     last_updated_at: "When the record last changed.",
@@ -90,8 +93,8 @@ export const schoolsDictionary: Dictionary = {
   UpdateSchoolInput: {
     [TYPE]:
       "PATCH /schools/{id} body (internal plan only): at least one property; null clears a column, values are trimmed, an empty string is refused.",
-    studentCount: "Enrolled students, an integer >= 0.",
-    localeType: "NCES locale text.",
+    studentCount: "Enrolled students (persons), an integer >= 0.",
+    localeType: "NCES urban-centric locale text, as NCES writes it.",
     schoolType: "NCES school type text, e.g. Regular School.",
     phone: "Phone number.",
     county: "County name.",
@@ -100,10 +103,10 @@ export const schoolsDictionary: Dictionary = {
     mailingAddress: "Mailing street address.",
     mailingCity: "Mailing city.",
     studentTeacherRatio: "Students per FTE teacher, a number >= 0.",
-    name: "Not null.",
+    name: "School name; cannot be cleared (null is refused).",
     websiteUrl: "An http(s) URL.",
     gradeLevels: "A CCD grade span LOW-HIGH, e.g. KG-05, 09-12, PK-08.",
-    fedId: "Not null; unique among schools.",
+    fedId: "NCES school id (NCESSCH); cannot be cleared (null is refused) and must be unique among schools.",
     physicalState: "Two-letter abbreviation.",
     physicalZip: "ZIP or ZIP+4.",
     mailingState: "Two-letter abbreviation.",

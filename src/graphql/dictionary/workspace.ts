@@ -105,7 +105,7 @@ export const workspaceDictionary: Dictionary = {
   MetricCatalogueEntry: {
     [TYPE]: "A metric allowed in metric_query for one entity type (GET /metrics).",
     metric: "The name to use in metric_query.",
-    type: "integer or number.",
+    type: "JSON type of the metric's values: integer or number.",
     source: "Where the values come from: annual_statistics or assessment.",
     years: "School years (school_year_start) in which some record has a value, ascending.",
   },
