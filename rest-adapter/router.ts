@@ -55,6 +55,14 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
           coerceParameters(query, new Map(), reserved); // any query parameter here is unknown: 400
           if (spec.input === "string-body") Object.assign(vars, coerceParameters(bodyObject(req.body), variables, reserved));
           if (spec.input === "json-body") vars.input = camelKeys(bodyObject(req.body), variables.get("input")?.type);
+          if (spec.input === "none") {
+            // Contract section 1: unknown body properties are a 400, also where a route takes none.
+            const extra = Object.keys(bodyObject(req.body));
+            if (extra.length)
+              throw new ParameterError(
+                `unknown body propert${extra.length > 1 ? "ies" : "y"} ${extra.join(", ")}; this route takes no body`,
+              );
+          }
         }
         for (const [header, name] of Object.entries(spec.headers ?? {})) {
           const value = req.headers[header];
