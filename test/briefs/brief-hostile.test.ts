@@ -3,7 +3,7 @@
  * that must not leak through a brief.
  */
 import { createTestApp, type TestApp } from "../support/app";
-import { insertDistrict } from "../support/factories";
+import { insertDistrict, insertDistrictStats } from "../support/factories";
 
 describe("briefs: hostile probes", () => {
   let t: TestApp;
@@ -62,5 +62,72 @@ describe("briefs: hostile probes", () => {
       ),
     );
     expect(answers.map((a) => a.status).filter((s) => s >= 500)).toEqual([]);
+  });
+});
+
+describe("briefs: a free organization's brief after an unfollow", () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ WORKER_POLL_SECONDS: "0.5", JOB_RETRY_DELAY_SECONDS: "0", JOB_RETRY_LIMIT: "1" }, { jobs: "work" });
+  });
+  afterAll(() => t?.close());
+
+  it("serves the multi-year history only while the entity is followed (contract section 4), on every read path", async () => {
+    const district = await insertDistrict(t.db, { name: "Unfollowed Brief District", state: "KS" });
+    for (const [year, total_enrollment, total_revenue] of [
+      [2021, 5000, 70_000_000],
+      [2022, 5400, 71_000_000],
+      [2023, 5900, 72_000_000],
+    ])
+      await insertDistrictStats(t.db, district, year, {
+        total_enrollment,
+        finance_fiscal_year: year + 1,
+        total_revenue,
+        total_expenditures: total_revenue,
+        f33_version: `F-33 FY${year + 1}`,
+      });
+    const project = (await t.post("/api/v1/projects", { name: "Free unfollow" }, "free").expect(201)).body.data.id;
+    const follow = (
+      await t.post("/api/v1/follows", { project_id: project, entity_type: "district", entity_id: district }, "free").expect(201)
+    ).body.data;
+    const { brief_id } = (
+      await t.post("/api/v1/briefs", { project_id: project, entity_type: "district", entity_id: district }, "free").expect(202)
+    ).body;
+    const end = Date.now() + 60_000;
+    let brief: any;
+    while (Date.now() < end) {
+      brief = (await t.get(`/api/v1/briefs/${brief_id}`, "free").expect(200)).body.brief;
+      if (brief.status !== "building") break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(brief.status).toBe("ready");
+    // Followed: the whole history.
+    expect(brief.dossier.statistics.trend).toHaveLength(3);
+
+    await t.http.delete(`/api/v1/follows/${follow.id}`).set("Authorization", `Bearer ${t.keys.free}`).expect(200);
+    const pairUrl = `/api/v1/briefs?project_id=${project}&entity_type=district&entity_id=${district}`;
+    const graphql = await t.graphql(`query($id: UUID!) { briefById(briefId: $id) { dossier } }`, { id: brief_id }, "free");
+    for (const dossier of [
+      (await t.get(`/api/v1/briefs/${brief_id}`, "free").expect(200)).body.brief.dossier,
+      (await t.get(pairUrl, "free").expect(200)).body.brief.dossier,
+      graphql.data.briefById.dossier,
+    ]) {
+      expect(dossier.statistics).toEqual({
+        trend: [expect.objectContaining({ school_year_start: 2023 })],
+        enrollment_change: null,
+        history_gated: true,
+      });
+      expect(dossier.finance.trend).toEqual([expect.objectContaining({ finance_fiscal_year: 2024 })]);
+      expect(dossier.finance.history_gated).toBe(true);
+      // Neither the earlier years nor the change between them, in any section (the narrative quotes the change).
+      expect(JSON.stringify(dossier)).not.toMatch(/5000|5400|70000000|71000000|18%/);
+    }
+    // Followed again: the whole history again.
+    await t.post("/api/v1/follows", { project_id: project, entity_type: "district", entity_id: district }, "free").expect(201);
+    const reopened = (await t.get(`/api/v1/briefs/${brief_id}`, "free").expect(200)).body.brief.dossier;
+    expect(reopened.statistics).toMatchObject({ history_gated: false, enrollment_change: { from: 2021, to: 2023, percent: 18 } });
+    expect(reopened.statistics.trend).toHaveLength(3);
+    expect(reopened.narrative.text).toContain("18%");
   });
 });

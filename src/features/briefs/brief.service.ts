@@ -18,7 +18,7 @@ import crypto from "node:crypto";
 import type { Db } from "../../db/client";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../../graphql/errors";
 import type { JobQueue } from "../../jobs/queue";
-import type { Viewer } from "../auth/viewer";
+import { isPaidPlan, type Viewer } from "../auth/viewer";
 import { listedContactsOfParent } from "../contacts/contact.service";
 import { MONEY_TX, type Tx } from "../credits/credits.service";
 import { PERSON_KEY_PATTERN, type DossierPerson } from "./brief.dossier";
@@ -55,25 +55,55 @@ interface BriefRow {
   error: string | null;
   started_at: Date;
   finished_at: Date | null;
+  /** The caller's organization follows the brief's entity (in any project): history gating. */
+  followed: boolean;
 }
 
-/** A row as served: a build stuck in building is reported failed (the row is left as it is; POST restarts it). */
-function present(row: BriefRow, now = new Date()): Brief {
+/**
+ * A row as served: a build stuck in building is reported failed (the row is left as it is; POST restarts it).
+ * History gating (contract section 4) applies on every read, not only at the build: a free organization that no
+ * longer follows the entity sees the latest year only (statistics, finance), no enrollment change, and no
+ * narrative (it quotes the history); following again opens them again.
+ */
+function present(row: BriefRow, viewer: Viewer, now = new Date()): Brief {
   const stuck = isStuck(row.status, row.started_at, now);
+  const historyOpen = isPaidPlan(viewer) || row.followed === true;
   return {
     brief_id: row.id,
     project_id: row.project_id,
     entity_type: row.entity_type as BriefEntityType,
     entity_id: row.entity_id,
     status: (stuck ? BriefStatus.failed : row.status) as BriefStatus,
-    dossier: (row.dossier as Record<string, unknown> | null) ?? null,
+    dossier: row.dossier ? gateHistory(row.dossier as Record<string, unknown>, historyOpen) : null,
     error: stuck ? STUCK_ERROR : row.error,
     started_at: row.started_at,
     finished_at: row.finished_at,
   };
 }
 
-const BRIEF_COLUMNS = "b.id, b.project_id, b.entity_type, b.entity_id, b.status, b.dossier, b.error, b.started_at, b.finished_at";
+const HISTORY_NARRATIVE_NOTE =
+  "The narrative is withheld: it draws on the multi-year history, which a free organization sees only while it follows the entity.";
+
+function gateHistory(dossier: Record<string, unknown>, historyOpen: boolean): Record<string, unknown> {
+  const statistics = dossier.statistics as { trend?: unknown[] } | null | undefined;
+  const finance = dossier.finance as { trend?: unknown[] } | null | undefined;
+  if (historyOpen)
+    return {
+      ...dossier,
+      statistics: statistics && { ...statistics, history_gated: false },
+      finance: finance && { ...finance, history_gated: false },
+    };
+  return {
+    ...dossier,
+    statistics: statistics && { ...statistics, trend: (statistics.trend ?? []).slice(-1), enrollment_change: null, history_gated: true },
+    finance: finance && { ...finance, trend: (finance.trend ?? []).slice(-1), history_gated: true },
+    narrative: { included: false, note: HISTORY_NARRATIVE_NOTE },
+  };
+}
+
+const BRIEF_COLUMNS = `b.id, b.project_id, b.entity_type, b.entity_id, b.status, b.dossier, b.error, b.started_at, b.finished_at,
+  EXISTS (SELECT 1 FROM follows f WHERE f.organization_id = b.organization_id AND f.entity_type = b.entity_type
+            AND f.entity_id = b.entity_id AND f.unfollowed_at IS NULL) AS followed`;
 
 /**
  * GET /briefs?project_id=&entity_type=&entity_id=: the pair's brief, or null when it never had a build.
@@ -95,7 +125,7 @@ export async function briefOfPair(
     [projectId, viewer.organizationId, entityType, entityId],
   );
   if (!rows[0]) throw new NotFoundError(`project ${projectId}`);
-  return rows[0].id ? present(rows[0]) : null;
+  return rows[0].id ? present(rows[0], viewer) : null;
 }
 
 /** GET /briefs/{brief_id} (the poll URL): the caller's organization's brief, or null (404 over REST). One statement. */
@@ -104,7 +134,7 @@ export async function briefById(db: Db, viewer: Viewer, briefId: string): Promis
     briefId,
     viewer.organizationId,
   ]);
-  return rows[0] ? present(rows[0]) : null;
+  return rows[0] ? present(rows[0], viewer) : null;
 }
 
 async function requireProject(tx: Tx, organizationId: string, projectId: string): Promise<void> {
