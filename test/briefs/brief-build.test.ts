@@ -203,6 +203,14 @@ describe("the brief build job", () => {
     });
   });
 
+  it("a bid's status is the one the district record serves: open only until its deadline (contract section 4)", async () => {
+    const served = (await t.get(`/api/v1/districts/${district}`).expect(200)).body.data.bids;
+    const status = (bids: { title: string; status: string }[]) => Object.fromEntries(bids.map((b) => [b.title, b.status]));
+    expect(status(dossier.findings.bids)).toEqual(status(served));
+    expect(status(dossier.findings.bids)).toEqual({ "Open RFP prairie": "open", "Lapsed RFP prairie": "closed" });
+    expect(dossier.narrative.text).not.toContain("open bid: Lapsed RFP prairie");
+  });
+
   it("a ready brief is reused: 200, started false, no new build", async () => {
     const again = (await t.post("/api/v1/briefs", { project_id: project, entity_type: "district", entity_id: district }).expect(200)).body;
     expect(again).toEqual({ brief_id: briefId, status: "ready", started: false, poll: `/api/v1/briefs/${briefId}` });

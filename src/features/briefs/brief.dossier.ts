@@ -229,7 +229,7 @@ export async function buildDossier(db: Db, env: Env, subject: DossierSubject, no
       vendors,
       bids: bids.map((b) => ({
         title: b.title,
-        status: b.status,
+        status: bidStatus(b, now),
         posted_on: day(b.posted_on),
         deadline_at: iso(b.deadline_at),
         url: b.url,
@@ -260,7 +260,7 @@ export async function buildDossier(db: Db, env: Env, subject: DossierSubject, no
       if (p.source_url) sources.push({ url: p.source_url, title: `Pain point: ${p.category}`, text: p.description });
     }
     for (const v of vendors) facts.push(`vendor in use: ${v.name} (${v.category})`);
-    for (const b of bids.filter((x) => x.status === "open")) facts.push(`open bid: ${b.title}`);
+    for (const b of bids.filter((x) => bidStatus(x, now) === "open")) facts.push(`open bid: ${b.title}`);
     if (entity.ai_summary) sources.push({ url: entity.website_url ?? "", title: "Summary", text: entity.ai_summary });
   } else {
     findings = {
@@ -348,6 +348,11 @@ export async function buildDossier(db: Db, env: Env, subject: DossierSubject, no
       data_source: { ...dataSource, demo_sections: sectionsWith("demo"), extraction_sections: sectionsWith("extraction") },
     },
   };
+}
+
+/** A bid's status as the district and school records serve it (BID_STATUS_SQL): open only until its deadline. */
+function bidStatus(bid: { status: string; deadline_at: Date | null }, now: Date): "open" | "closed" {
+  return bid.status === "open" && (bid.deadline_at === null || bid.deadline_at > now) ? "open" : "closed";
 }
 
 function enrollmentChange(trend: { school_year_start: number; total_enrollment: number | null }[]) {
