@@ -5,7 +5,7 @@
  * model, and it says so) and data_source per section; a ready brief is reused; a failed build is failed
  * with its error; promoting a person links the catalogue contact or makes an unlinked record.
  */
-import { personKey } from "../../src/features/briefs/brief.dossier";
+import { FINDINGS_LIMIT, personKey } from "../../src/features/briefs/brief.dossier";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";
 import { insertIntelligence, insertUnlock } from "../support/block-factories";
@@ -209,6 +209,29 @@ describe("the brief build job", () => {
     expect(status(dossier.findings.bids)).toEqual(status(served));
     expect(status(dossier.findings.bids)).toEqual({ "Open RFP prairie": "open", "Lapsed RFP prairie": "closed" });
     expect(dossier.narrative.text).not.toContain("open bid: Lapsed RFP prairie");
+  });
+
+  it("reads each findings list bounded, the most recent first, and says which lists were cut", async () => {
+    const busy = await insertDistrict(db, { name: "Busy Brief District", state: "NE", status: "completed" });
+    for (let i = 0; i < FINDINGS_LIMIT + 5; i += 1)
+      await insert(db, "bids", {
+        entity_type: "district",
+        district_id: busy,
+        title: `Bid ${i}`,
+        status: "closed",
+        posted_on: new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10),
+        url: `https://example.test/bid-${i}`,
+        data_source: "test",
+      });
+    await insertUnlock(db, t.orgs.enterprise, "district", busy);
+    const { brief_id } = (await t.post("/api/v1/briefs", { project_id: project, entity_type: "district", entity_id: busy }).expect(202))
+      .body;
+    const brief = await poll(t, brief_id);
+    expect(brief.status).toBe("ready");
+    expect(brief.dossier.findings.truncated).toEqual(["bids"]);
+    expect(brief.dossier.findings.bids).toHaveLength(FINDINGS_LIMIT);
+    expect(brief.dossier.findings.bids[0].title).toBe(`Bid ${FINDINGS_LIMIT + 4}`);
+    expect(brief.dossier.findings.bids.map((b: any) => b.title)).not.toContain("Bid 0");
   });
 
   it("a ready brief is reused: 200, started false, no new build", async () => {

@@ -24,6 +24,8 @@ import type { BriefEntityType } from "./brief.type";
 /** People listed in one dossier at most (a large district has hundreds of contacts). */
 export const DOSSIER_PEOPLE_LIMIT = 100;
 const EVENTS_LIMIT = 10;
+/** Rows of each findings list at most (the most recent first, as the district and school records order them). */
+export const FINDINGS_LIMIT = 50;
 const NARRATIVE_WORDS = 250;
 
 export interface DossierSubject {
@@ -195,13 +197,23 @@ export async function buildDossier(db: Db, env: Env, subject: DossierSubject, no
   const sources: TextSource[] = [];
   const facts: string[] = [];
   if (unlocked) {
-    const [vendorLinks, bids, painPoints, funding, contracts] = await Promise.all([
-      db.prisma.entityVendor.findMany({ where: owner, orderBy: { created_at: "asc" } }),
-      db.prisma.bid.findMany({ where: owner, orderBy: [{ posted_on: "desc" }, { id: "asc" }] }),
-      db.prisma.painPoint.findMany({ where: owner, orderBy: [{ detected_at: "desc" }, { id: "asc" }] }),
-      db.prisma.funding.findMany({ where: owner, orderBy: [{ fiscal_year: "desc" }, { id: "asc" }] }),
-      db.prisma.contract.findMany({ where: owner, orderBy: [{ expires_on: "asc" }, { id: "asc" }] }),
+    // Each list bounded (a district's extraction history grows without end), in the order the records serve it;
+    // one row more than kept tells whether the list was cut.
+    const take = FINDINGS_LIMIT + 1;
+    const [vendorLinksRead, bidsRead, painPointsRead, fundingRead, contractsRead] = await Promise.all([
+      db.prisma.entityVendor.findMany({ where: owner, orderBy: [{ created_at: "asc" }, { id: "asc" }], take }),
+      db.prisma.bid.findMany({ where: owner, orderBy: [{ posted_on: { sort: "desc", nulls: "last" } }, { id: "asc" }], take }),
+      db.prisma.painPoint.findMany({ where: owner, orderBy: [{ detected_at: { sort: "desc", nulls: "last" } }, { id: "asc" }], take }),
+      db.prisma.funding.findMany({ where: owner, orderBy: [{ fiscal_year: { sort: "desc", nulls: "last" } }, { id: "asc" }], take }),
+      db.prisma.contract.findMany({ where: owner, orderBy: [{ expires_on: { sort: "asc", nulls: "last" } }, { id: "asc" }], take }),
     ]);
+    const lists = { vendors: vendorLinksRead, bids: bidsRead, pain_points: painPointsRead, funding: fundingRead, contracts: contractsRead };
+    const truncated = Object.entries(lists)
+      .filter(([, rows]) => rows.length > FINDINGS_LIMIT)
+      .map(([name]) => name);
+    const [vendorLinks, bids, painPoints, funding, contracts] = [vendorLinksRead, bidsRead, painPointsRead, fundingRead, contractsRead].map(
+      (rows) => rows.slice(0, FINDINGS_LIMIT),
+    ) as [typeof vendorLinksRead, typeof bidsRead, typeof painPointsRead, typeof fundingRead, typeof contractsRead];
     const vendorRows = vendorLinks.length
       ? await db.prisma.vendor.findMany({ where: { id: { in: distinct(vendorLinks.map((v) => v.vendor_id)) } } })
       : [];
@@ -217,6 +229,7 @@ export async function buildDossier(db: Db, env: Env, subject: DossierSubject, no
     const priorities = district && Array.isArray(district.strategic_priorities) ? district.strategic_priorities : [];
     findings = {
       included: true,
+      truncated,
       summary: entity.ai_summary,
       priorities,
       pain_points: painPoints.map((p) => ({
