@@ -12,17 +12,9 @@ import { insertIntelligence, insertUnlock } from "../support/block-factories";
 import { insertCenter } from "../support/early-childhood-factories";
 import { insert, insertDistrict, insertDistrictStats } from "../support/factories";
 import { insertSchool, insertSchoolStats } from "../support/school-factories";
+import { until } from "../support/wait";
 
 const FAST = { WORKER_POLL_SECONDS: "0.5", JOB_RETRY_DELAY_SECONDS: "0", JOB_RETRY_LIMIT: "1" };
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe("the brief build job", () => {
   let db: TestDb;

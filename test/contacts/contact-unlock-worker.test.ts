@@ -3,17 +3,9 @@ import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertUnlock } from "../support/school-factories";
 import { insertContactCatalogue, type ContactCatalogue } from "./fixtures";
+import { until } from "../support/wait";
 
 const FAST = { WORKER_POLL_SECONDS: "0.5", JOB_RETRY_DELAY_SECONDS: "0", JOB_RETRY_LIMIT: "1" };
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe("a pending contact unlock settles in the worker", () => {
   let t: TestApp;

@@ -9,17 +9,11 @@ import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";
 import { insertDistrict } from "../support/factories";
 import { deadOrigin, EXTRACTION_TEST_ENV, serveFixtureSite, type FixtureSite } from "./support/fixture-server";
+import { until } from "../support/wait";
+
+const untilLong = <T>(fn: () => Promise<T>, ok: (v: T) => boolean) => until(fn, ok, 90_000);
 
 const FAST = { WORKER_POLL_SECONDS: "0.5", JOB_RETRY_DELAY_SECONDS: "0", JOB_RETRY_LIMIT: "1", ...EXTRACTION_TEST_ENV };
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 90_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe("unlock.extract runs the extraction pipeline", () => {
   let db: TestDb;
@@ -49,7 +43,7 @@ describe("unlock.extract runs the extraction pipeline", () => {
     });
     const res = await t.post("/api/v1/unlock", { entity_type: "district", entity_id: id }).expect(202);
     expect(res.body).toMatchObject({ outcome: "unlock_pending", credits_held: 6 });
-    const done = await until(
+    const done = await untilLong(
       () => status(id),
       (s) => s.state !== "unlock_pending",
     );
@@ -103,7 +97,7 @@ describe("unlock.extract runs the extraction pipeline", () => {
     const before = (await t.get("/api/v1/org", "pro").expect(200)).body.credits;
     const id = await insertDistrict(db, { state: "NE", status: "pending", website_url: `${dead}/` });
     const res = await t.post("/api/v1/unlock", { entity_type: "district", entity_id: id }, "pro").expect(202);
-    const done = await until(
+    const done = await untilLong(
       () => t.get(`/api/v1/unlock-status/district/${id}`, "pro").then((r) => r.body),
       (s) => s.state !== "unlock_pending",
     );
@@ -126,7 +120,7 @@ describe("unlock.extract runs the extraction pipeline", () => {
   it("a district without a website_url still gets the demo extraction (EXTRACTION_DEMO_FALLBACK), its rows labelled demo", async () => {
     const id = await insertDistrict(db, { state: "NE", status: "pending" });
     await t.post("/api/v1/unlock", { entity_type: "district", entity_id: id }, "free").expect(202);
-    const done = await until(
+    const done = await untilLong(
       () => t.get(`/api/v1/unlock-status/district/${id}`, "free").then((r) => r.body),
       (s) => s.state !== "unlock_pending",
     );

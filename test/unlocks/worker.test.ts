@@ -3,17 +3,9 @@ import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";
 import { insertDistrict } from "../support/factories";
+import { until } from "../support/wait";
 
 const FAST = { WORKER_POLL_SECONDS: "0.5", JOB_RETRY_DELAY_SECONDS: "0", JOB_RETRY_LIMIT: "2" };
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe("the job worker: pending unlocks settle, fail, survive a restart; the sweeper", () => {
   let db: TestDb;
