@@ -88,9 +88,26 @@ function variables(values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 }
 
+/** An argument echoed in a message, at most 80 characters (with its length when longer). */
+const clip = (value: string, max = 80): string => (value.length > max ? `${value.slice(0, max)}… (${value.length} characters)` : value);
+
+const VARIABLE_ERROR = /^Variable "\$(\w+)" got invalid value ([\s\S]*?)(; [\s\S]*)$/;
+/**
+ * A value the variable types reject, worded for the tool's caller: the tool's argument name (brief_id, not
+ * $briefId) and the echoed value clipped, so a 100k-character argument is not sent back whole.
+ */
+export function argumentMessage(tool: string, message: string): string {
+  const match = VARIABLE_ERROR.exec(message);
+  if (!match) return clip(message, 500);
+  const [, variable, value, rest] = match;
+  const name = variable!.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return `${tool}: ${name} got invalid value ${clip(value!)}${clip(rest!, 500)}`;
+}
+
 /** Runs one operation; `shape` turns its data into the tool's payload (null: the record was not found). */
 async function run(
   host: McpHost,
+  tool: string,
   document: DocumentNode,
   vars: Record<string, unknown>,
   shape: (data: Record<string, unknown>) => Record<string, unknown> | ErrorBody,
@@ -108,7 +125,11 @@ async function run(
     const formatted: GraphQLFormattedError = error.toJSON?.() ?? (error as unknown as GraphQLFormattedError);
     const coded =
       result.data === undefined && !formatted.extensions?.code
-        ? { ...formatted, extensions: { ...formatted.extensions, code: "BAD_USER_INPUT" } }
+        ? {
+            ...formatted,
+            message: argumentMessage(tool, formatted.message),
+            extensions: { ...formatted.extensions, code: "BAD_USER_INPUT" },
+          }
         : maskError(formatted, error);
     return failure(fromGraphQLError(coded));
   }
@@ -163,6 +184,7 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       const root = entity;
       return run(
         host,
+        "search",
         SEARCH[entity],
         {
           filter: args.filter,
@@ -197,8 +219,8 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
     async call(host, args) {
       checkArgs("details", args, ["entity", "id"], ["entity", "id"]);
       const entity = oneOf("details", "entity", args.entity, DETAIL_ENTITIES);
-      return run(host, DETAILS[entity], { id: args.id }, (data) =>
-        data[entity] ? { data: data[entity] } : httpError("NOT_FOUND", `${entity} ${String(args.id)} not found`),
+      return run(host, "details", DETAILS[entity], { id: args.id }, (data) =>
+        data[entity] ? { data: data[entity] } : httpError("NOT_FOUND", `${entity} ${clip(String(args.id))} not found`),
       );
     },
   };
@@ -219,7 +241,7 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
     async call(host, args) {
       checkArgs("metrics", args, ["entity"], ["entity"]);
       const entity = oneOf("metrics", "entity", args.entity, METRIC_ENTITIES);
-      return run(host, METRIC_CATALOGUE, { entityType: entity === "districts" ? "district" : "school" }, (data) => ({
+      return run(host, "metrics", METRIC_CATALOGUE, { entityType: entity === "districts" ? "district" : "school" }, (data) => ({
         data: data.metrics,
       }));
     },
@@ -258,6 +280,7 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       const query = typeof args.metric_query === "string" ? args.metric_query : JSON.stringify(args.metric_query);
       return run(
         host,
+        "metric_query",
         METRIC_QUERY[entity],
         { metricQuery: query, filter: args.filter, limit: args.limit, offset: args.offset },
         (data) => data[entity] as Record<string, unknown>,
@@ -292,7 +315,7 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       checkArgs("unlock", args, ["entity_type", "entity_id", "re_extract", "idempotency_key"], ["entity_type", "entity_id"]);
       const entityType = oneOf("unlock", "entity_type", args.entity_type, DETAIL_ENTITIES);
       const input = variables({ entityType, entityId: args.entity_id, reExtract: args.re_extract, channel: "mcp" });
-      return run(host, UNLOCK, { input, idempotencyKey: args.idempotency_key }, (data) => {
+      return run(host, "unlock", UNLOCK, { input, idempotencyKey: args.idempotency_key }, (data) => {
         const payload = data.unlock as { status_code: number; result: Record<string, unknown> | null };
         return { status_code: payload.status_code, ...(payload.result ?? {}) };
       });
@@ -324,7 +347,7 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       checkArgs("request_brief", args, ["project_id", "entity_type", "entity_id"], ["project_id", "entity_type", "entity_id"]);
       const entityType = oneOf("request_brief", "entity_type", args.entity_type, BRIEF_ENTITIES);
       const input = { projectId: args.project_id, entityType, entityId: args.entity_id };
-      return run(host, REQUEST_BRIEF, { input }, (data) => data.request_brief as Record<string, unknown>);
+      return run(host, "request_brief", REQUEST_BRIEF, { input }, (data) => data.request_brief as Record<string, unknown>);
     },
   };
 
@@ -351,13 +374,13 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       const byPair = ["project_id", "entity_type", "entity_id"].filter((name) => args[name] !== undefined);
       if (args.brief_id !== undefined) {
         if (byPair.length) throw new BadRequestError("get_brief: give brief_id, or project_id, entity_type and entity_id, not both");
-        return run(host, BRIEF_BY_ID, { briefId: args.brief_id }, (data) =>
-          data.brief_by_id ? { brief: data.brief_by_id } : httpError("NOT_FOUND", `brief ${String(args.brief_id)} not found`),
+        return run(host, "get_brief", BRIEF_BY_ID, { briefId: args.brief_id }, (data) =>
+          data.brief_by_id ? { brief: data.brief_by_id } : httpError("NOT_FOUND", `brief ${clip(String(args.brief_id))} not found`),
         );
       }
       if (byPair.length !== 3) throw new BadRequestError("get_brief: give brief_id, or project_id, entity_type and entity_id");
       const entityType = oneOf("get_brief", "entity_type", args.entity_type, BRIEF_ENTITIES);
-      return run(host, BRIEF_OF_PAIR, { projectId: args.project_id, entityType, entityId: args.entity_id }, (data) => ({
+      return run(host, "get_brief", BRIEF_OF_PAIR, { projectId: args.project_id, entityType, entityId: args.entity_id }, (data) => ({
         brief: data.brief ?? null,
       }));
     },

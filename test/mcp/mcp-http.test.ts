@@ -225,6 +225,16 @@ describe("MCP over streamable HTTP (/mcp)", () => {
       error: "bad_request",
       message: expect.stringMatching(/entity_type must be one of district, school/),
     });
+    // A value the types reject names the tool's argument (not the operation's $briefId) and is not echoed whole.
+    const huge = body(await call(enterprise, "get_brief", { brief_id: "x".repeat(100_000) }));
+    expect(huge).toMatchObject({
+      error: "bad_request",
+      statusCode: 400,
+      message: expect.stringMatching(/^get_brief: brief_id got invalid value "x{10}/),
+    });
+    expect(huge.message).toMatch(/100002 characters/);
+    expect(huge.message.length).toBeLessThan(1_000);
+    expect(huge.message).not.toMatch(/\$briefId/);
   });
 
   it("refuses a missing or bad key with 401 before any MCP exchange", async () => {
