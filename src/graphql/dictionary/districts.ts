@@ -4,6 +4,17 @@ import { TYPE, type Dictionary } from "./dictionary";
 
 const SUMMARY = "District summary (data/README.md, 'District record fields: which year'):";
 
+/** Extracted intelligence and the timeline, shared by District and School. */
+export const ENTITY_INTELLIGENCE_FIELDS: Record<string, string> = {
+  painPoints: "Extracted pain points, newest first. Null unless the caller's organization has unlocked this entity.",
+  vendors: "Vendors in use, by name. Null unless the caller's organization has unlocked this entity.",
+  funding: "Funding sources, latest fiscal year first. Null unless the caller's organization has unlocked this entity.",
+  contracts: "Vendor contracts, soonest expiry first. Null unless the caller's organization has unlocked this entity.",
+  bids: "Bids (RFPs), latest posted first, with the caller's filing. Null unless the caller's organization has unlocked this entity.",
+  events: "Timeline events, chronological (event_date, created_at, id): the latest `limit` of them.",
+  "events(limit)": limitArg(200),
+};
+
 /** Extraction-pipeline bookkeeping shared by District and School. */
 export const PIPELINE_FIELDS = (what: string): Record<string, string> => ({
   status: `Extraction pipeline status of the ${what}: pending, processing, completed or error (PipelineStatus).`,
@@ -92,13 +103,7 @@ export const districtsDictionary: Dictionary = {
       "The district's assessment results of the latest school year that has any, one per grade, subject and student group (demo layer: sourceId demo-assessment).",
     assessmentStateRows: "The district's state's rows for the school year of its grade rows.",
     specialEducationFinance: `IDEA child counts with F-33 special-education finance, by fiscal year (F-33 FY N = school year N-1); trend history-gated like annualStatistics. ${SOURCES.demo}`,
-    painPoints: "Extracted pain points, newest first. Null unless the caller's organization has unlocked this entity.",
-    vendors: "Vendors in use, by name. Null unless the caller's organization has unlocked this entity.",
-    funding: "Funding sources, latest fiscal year first. Null unless the caller's organization has unlocked this entity.",
-    contracts: "Vendor contracts, soonest expiry first. Null unless the caller's organization has unlocked this entity.",
-    bids: "Bids (RFPs), latest posted first, with the caller's filing. Null unless the caller's organization has unlocked this entity.",
-    events: "Timeline events, chronological (event_date, created_at, id): the latest `limit` of them.",
-    "events(limit)": limitArg(200),
+    ...ENTITY_INTELLIGENCE_FIELDS,
   },
   DistrictFilter: {
     [TYPE]: "Filters of the district list (GET /districts); every given filter must hold.",

@@ -1,7 +1,7 @@
 /** Field dictionary: schools (School, SchoolFilter, SchoolOrderField, SchoolPage, UpdateSchoolInput, root fields). */
 import { LIST_FILTER, limitArg, listArgs, METRIC_QUERY, orderEnum, page, SOURCES } from "./common";
 import { TYPE, type Dictionary } from "./dictionary";
-import { INTELLIGENCE_FILTERS, PIPELINE_FIELDS } from "./districts";
+import { ENTITY_INTELLIGENCE_FIELDS, INTELLIGENCE_FILTERS, PIPELINE_FIELDS } from "./districts";
 
 const EXPORT = SOURCES.schoolSearch;
 
@@ -49,13 +49,7 @@ export const schoolsDictionary: Dictionary = {
       "The school's assessment results of the latest school year that has any, one per grade, subject and student group (demo layer: sourceId demo-assessment).",
     assessmentStateRows: "The school's state's rows for the school year of its grade rows.",
     parentDistrictSpecialEducationFinance: "The parent district's special-education finance; null when the school has no parent district.",
-    painPoints: "Extracted pain points, newest first. Null unless the caller's organization has unlocked this entity.",
-    vendors: "Vendors in use, by name. Null unless the caller's organization has unlocked this entity.",
-    funding: "Funding sources, latest fiscal year first. Null unless the caller's organization has unlocked this entity.",
-    contracts: "Vendor contracts, soonest expiry first. Null unless the caller's organization has unlocked this entity.",
-    bids: "Bids (RFPs), latest posted first, with the caller's filing. Null unless the caller's organization has unlocked this entity.",
-    events: "Timeline events, chronological (event_date, created_at, id): the latest `limit` of them.",
-    "events(limit)": limitArg(200),
+    ...ENTITY_INTELLIGENCE_FIELDS,
   },
   SchoolFilter: {
     [TYPE]: "Filters of the school list (GET /schools); every given filter must hold.",
