@@ -178,6 +178,27 @@ describe("GraphQL relations: early childhood (operators, Head Start, childcare) 
     expect(bad.errors?.[0]).toMatchObject({ message: "limit must be an integer from 1 to 200", extensions: { code: "BAD_USER_INPUT" } });
   });
 
+  it("District.events reads only the latest 200 of a long timeline and serves them oldest first", async () => {
+    const long = await insertDistrict(t.db, { name: "Long Timeline District", state: "NE" });
+    // 230 events on consecutive days: the latest 200 are days 31..230.
+    await t.db.query(
+      `INSERT INTO timeline_events (entity_type, entity_id, event_date, event_type, title, data_source)
+       SELECT 'district', $1, DATE '2025-01-01' + n, 'board_meeting', 'day ' || n, 'test' FROM generate_series(1, 230) AS n`,
+      [long],
+    );
+    const res = await t.graphql(
+      `query($id: UUID!) { district(id: $id) { all: events(limit: 200) { title } last3: events(limit: 3) { title } } }`,
+      {
+        id: long,
+      },
+    );
+    const titles = res.data.district.all.map((e: { title: string }) => e.title);
+    expect(titles).toHaveLength(200);
+    expect(titles.slice(0, 2)).toEqual(["day 31", "day 32"]);
+    expect(titles.at(-1)).toBe("day 230");
+    expect(res.data.district.last3).toEqual([{ title: "day 228" }, { title: "day 229" }, { title: "day 230" }]);
+  });
+
   it("relation paging is checked like the lists' (400 naming limit or offset)", async () => {
     for (const field of ["childcareCenters", "headStartPrograms"]) {
       for (const args of ["limit: 0", "limit: 201", "offset: -1"]) {

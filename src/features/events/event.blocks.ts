@@ -6,7 +6,7 @@ import { CHRONOLOGICAL } from "./event.service";
 import { TimelineEvent } from "./event.type";
 
 const EVENT_COLUMNS = columnsOf(TimelineEvent);
-/** District.events / School.events: the latest 50 by default, at most 200 (districtEvents(id) serves them all). */
+/** District.events / School.events: the latest 50 by default, at most 200 (GET /districts/{id}/events serves them all). */
 export const EVENTS_DEFAULT_LIMIT = 50;
 export const EVENTS_MAX_LIMIT = 200;
 const decodeEvents = rowDecoder<TimelineEvent>(EVENT_COLUMNS).all;
@@ -18,7 +18,9 @@ export const eventsBlock = defineBlock({
     jsonRowsSql(
       "tev",
       EVENT_COLUMNS,
-      `timeline_events tev WHERE tev.entity_type = '${kind}' AND tev.entity_id = ${record}.id`,
+      // Only the latest EVENTS_MAX_LIMIT can be asked for: read no more than those (an entity may have thousands).
+      `(SELECT * FROM timeline_events te WHERE te.entity_type = '${kind}' AND te.entity_id = ${record}.id
+         ORDER BY te.event_date DESC, te.created_at DESC, te.id DESC LIMIT ${EVENTS_MAX_LIMIT}) tev`,
       CHRONOLOGICAL("tev"),
     ),
   decode: (json) => decodeEvents(json as unknown[][] | null),
