@@ -139,7 +139,7 @@ const keepSchoolSearch = (column: string, incoming = `EXCLUDED.${column}`) =>
 const MEMBERSHIP = ["total_enrollment", "enrollment_status", "teachers_fte", "fed_membership_version", "fed_staff_version"];
 
 function membershipSpec(extra: readonly string[], statusKeys: readonly string[]): UpsertSpec {
-  const spec = districtStatsSpec([...MEMBERSHIP, "agency_type", ...extra], statusKeys);
+  const spec = districtStatsSpec([...MEMBERSHIP, ...extra], statusKeys);
   const kept = Object.fromEntries(MEMBERSHIP.map((c) => [c, keepSchoolSearch(c)]));
   // On a School/District Search row the statuses of its values stay too.
   return { ...spec, merge: { ...spec.merge, ...kept, value_statuses: keepSchoolSearch("value_statuses", mergeStatuses(statusKeys)) } };
@@ -147,8 +147,12 @@ function membershipSpec(extra: readonly string[], statusKeys: readonly string[])
 
 const A_FINANCE_COLUMNS = Object.values(A_FINANCE);
 const B_FINANCE_COLUMNS = Object.values(B_FINANCE);
-const A_SPEC = membershipSpec([], ["teachers_fte"]);
-const A_FINANCE_SPEC = membershipSpec([...A_FINANCE_COLUMNS, "finance_fiscal_year", "f33_version"], ["teachers_fte", ...A_FINANCE_COLUMNS]);
+// Only the A files (2019-20 to 2022-23) carry an agency type; the B file (2023-24) leaves the column alone.
+const A_SPEC = membershipSpec(["agency_type"], ["teachers_fte"]);
+const A_FINANCE_SPEC = membershipSpec(
+  ["agency_type", ...A_FINANCE_COLUMNS, "finance_fiscal_year", "f33_version"],
+  ["teachers_fte", ...A_FINANCE_COLUMNS],
+);
 const B_SPEC = membershipSpec(["total_staff_fte", "student_teacher_ratio"], ["teachers_fte", "total_staff_fte", "student_teacher_ratio"]);
 const B_FINANCE_SPEC = districtStatsSpec([...B_FINANCE_COLUMNS, "finance_fiscal_year", "f33_version"], B_FINANCE_COLUMNS);
 const BREAKDOWN_SPEC: UpsertSpec = {
