@@ -6,6 +6,7 @@
  */
 import type { DocumentNode, GraphQLError, GraphQLFormattedError, GraphQLSchema } from "graphql";
 import type { Context } from "../graphql/context";
+import { snake } from "../graphql/naming";
 import { AppError, BadRequestError, fromGraphQLError, httpError, maskError, type ErrorBody } from "../graphql/errors";
 import type { ExecutionEngine } from "../graphql/execution";
 import { logger } from "../logger";
@@ -96,12 +97,11 @@ const VARIABLE_ERROR = /^Variable "\$(\w+)" got invalid value ([\s\S]*?)(; [\s\S
  * A value the variable types reject, worded for the tool's caller: the tool's argument name (brief_id, not
  * $briefId) and the echoed value clipped, so a 100k-character argument is not sent back whole.
  */
-export function argumentMessage(tool: string, message: string): string {
+function argumentMessage(tool: string, message: string): string {
   const match = VARIABLE_ERROR.exec(message);
   if (!match) return clip(message, 500);
   const [, variable, value, rest] = match;
-  const name = variable!.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  return `${tool}: ${name} got invalid value ${clip(value!)}${clip(rest!, 500)}`;
+  return `${tool}: ${snake(variable!)} got invalid value ${clip(value!)}${clip(rest!, 500)}`;
 }
 
 /** Runs one operation; `shape` turns its data into the tool's payload (null: the record was not found). */

@@ -2,7 +2,7 @@
 import { columnsOf } from "../../graphql/fields";
 import { defineBlock } from "../blocks/block";
 import { jsonRowsSql, rowDecoder } from "../common/json-rows";
-import { CHRONOLOGICAL } from "./event.service";
+import { CHRONOLOGICAL, LATEST_FIRST } from "./event.service";
 import { TimelineEvent } from "./event.type";
 
 const EVENT_COLUMNS = columnsOf(TimelineEvent);
@@ -20,7 +20,7 @@ export const eventsBlock = defineBlock({
       EVENT_COLUMNS,
       // Only the latest EVENTS_MAX_LIMIT can be asked for: read no more than those (an entity may have thousands).
       `(SELECT * FROM timeline_events te WHERE te.entity_type = '${kind}' AND te.entity_id = ${record}.id
-         ORDER BY te.event_date DESC, te.created_at DESC, te.id DESC LIMIT ${EVENTS_MAX_LIMIT}) tev`,
+         ORDER BY ${LATEST_FIRST("te")} LIMIT ${EVENTS_MAX_LIMIT}) tev`,
       CHRONOLOGICAL("tev"),
     ),
   decode: (json) => decodeEvents(json as unknown[][] | null),

@@ -6,8 +6,11 @@ import type { Db } from "../../db/client";
 import { ENTITY_SQL, type EntityKind } from "../common/entity-kind";
 import type { TimelineEvent } from "./event.type";
 
+const ORDER_COLUMNS = ["event_date", "created_at", "id"];
 /** The events' order (alias `e`). */
-export const CHRONOLOGICAL = (e: string): string => `${e}.event_date, ${e}.created_at, ${e}.id`;
+export const CHRONOLOGICAL = (e: string): string => ORDER_COLUMNS.map((c) => `${e}.${c}`).join(", ");
+/** The same order reversed: the latest first. */
+export const LATEST_FIRST = (e: string): string => ORDER_COLUMNS.map((c) => `${e}.${c} DESC`).join(", ");
 const COLUMNS = "e.id, e.entity_id, e.entity_type, e.event_date, e.event_type, e.title, e.description, e.source_url, e.created_at";
 
 /** The events of one entity, or null when no such entity exists. One statement. */

@@ -55,6 +55,11 @@ function isPublicType(type: GraphQLNamedType): boolean {
   return !type.name.startsWith("__") && !isSpecifiedScalarType(type);
 }
 
+/** An element whose description lives on `holder` (a field, argument, input field or enum value), keyed `key` in its type. */
+function member(typeName: string, key: string, holder: { description?: string | null }): Element {
+  return { typeName, key, path: `${typeName}.${key}`, description: holder.description, set: (t) => (holder.description = t) };
+}
+
 /** Every type, field, argument, input field and enum value of the schema, introspection types aside. */
 function* elements(schema: GraphQLSchema): Generator<Element> {
   for (const type of Object.values(schema.getTypeMap())) {
@@ -63,38 +68,13 @@ function* elements(schema: GraphQLSchema): Generator<Element> {
     yield { typeName, key: TYPE, path: typeName, description: type.description, set: (text) => (type.description = text) };
     if (isObjectType(type) || isInterfaceType(type)) {
       for (const field of Object.values(type.getFields())) {
-        yield {
-          typeName,
-          key: field.name,
-          path: `${typeName}.${field.name}`,
-          description: field.description,
-          set: (t) => (field.description = t),
-        };
-        for (const arg of field.args) {
-          const key = `${field.name}(${arg.name})`;
-          yield { typeName, key, path: `${typeName}.${key}`, description: arg.description, set: (t) => (arg.description = t) };
-        }
+        yield member(typeName, field.name, field);
+        for (const arg of field.args) yield member(typeName, `${field.name}(${arg.name})`, arg);
       }
     } else if (isInputObjectType(type)) {
-      for (const field of Object.values(type.getFields())) {
-        yield {
-          typeName,
-          key: field.name,
-          path: `${typeName}.${field.name}`,
-          description: field.description,
-          set: (t) => (field.description = t),
-        };
-      }
+      for (const field of Object.values(type.getFields())) yield member(typeName, field.name, field);
     } else if (isEnumType(type)) {
-      for (const value of type.getValues()) {
-        yield {
-          typeName,
-          key: value.name,
-          path: `${typeName}.${value.name}`,
-          description: value.description,
-          set: (t) => (value.description = t),
-        };
-      }
+      for (const value of type.getValues()) yield member(typeName, value.name, value);
     }
   }
 }
