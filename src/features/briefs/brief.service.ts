@@ -21,6 +21,7 @@ import type { JobQueue } from "../../jobs/queue";
 import { isPaidPlan, type Viewer } from "../auth/viewer";
 import { listedContactsOfParent } from "../contacts/contact.service";
 import { MONEY_TX, type Tx } from "../credits/credits.service";
+import { requireProject, requireProjectEntity } from "../projects/project.service";
 import { PERSON_KEY_PATTERN, type DossierPerson } from "./brief.dossier";
 import type { BriefRequestInput } from "./brief.inputs";
 import { buildBriefJob } from "./brief.jobs";
@@ -137,19 +138,6 @@ export async function briefById(db: Db, viewer: Viewer, briefId: string): Promis
   return rows[0] ? present(rows[0], viewer) : null;
 }
 
-async function requireProject(tx: Tx, organizationId: string, projectId: string): Promise<void> {
-  const project = await tx.project.findFirst({ where: { id: projectId, organization_id: organizationId }, select: { id: true } });
-  if (!project) throw new NotFoundError(`project ${projectId}`);
-}
-
-async function requireEntity(tx: Tx, type: BriefEntityType, id: string): Promise<void> {
-  const found =
-    type === "district"
-      ? await tx.district.findUnique({ where: { id }, select: { id: true } })
-      : await tx.school.findUnique({ where: { id }, select: { id: true } });
-  if (!found) throw new NotFoundError(`${type} ${id}`);
-}
-
 /** Plans other than enterprise and internal must follow the entity in the project first (403 forbidden). */
 async function requireAllowed(tx: Tx, viewer: Viewer, input: BriefRequestInput): Promise<void> {
   if (WITHOUT_FOLLOW.has(viewer.plan)) return;
@@ -179,7 +167,7 @@ export async function requestBrief(
   const org = viewer.organizationId;
   return db.prisma.$transaction(async (tx) => {
     await requireProject(tx, org, input.projectId);
-    await requireEntity(tx, input.entityType, input.entityId);
+    await requireProjectEntity(tx, input.entityType, input.entityId);
     await requireAllowed(tx, viewer, input);
     // Serializes requests of one pair (PGlite's single connection does so anyway); held until commit.
     await tx.$queryRawUnsafe(

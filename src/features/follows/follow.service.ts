@@ -18,9 +18,10 @@ import type { Env } from "../../config/env";
 import { AppError, NotFoundError } from "../../graphql/errors";
 import type { Viewer } from "../auth/viewer";
 import { MONEY_TX, type Tx } from "../credits/credits.service";
+import { requireProject, requireProjectEntity } from "../projects/project.service";
 import { checkColumns, pageArgs, pageSql, readPage, runChecks, sortClause, type FilterCheck, type PageOf } from "../common/list-kit";
 import { FOLLOW_MAX_LIMIT, type FollowInput, type FollowListArgs, type FollowOrderField } from "./follow.inputs";
-import { FollowEntityType, type Follow, type FollowOutcome, type FollowSlotUsage } from "./follow.type";
+import { type Follow, type FollowOutcome, type FollowSlotUsage } from "./follow.type";
 
 export class FollowLimitError extends AppError {
   constructor(slots: FollowSlotUsage) {
@@ -42,21 +43,6 @@ const FOLLOW_COLUMNS = {
   slot_released_at: true,
   created_at: true,
 } as const;
-
-/** The entity exists (404 otherwise): a read by key. */
-async function requireEntity(tx: Tx, type: FollowEntityType, id: string): Promise<void> {
-  const found =
-    type === FollowEntityType.district
-      ? await tx.district.findUnique({ where: { id }, select: { id: true } })
-      : await tx.school.findUnique({ where: { id }, select: { id: true } });
-  if (!found) throw new NotFoundError(`${type} ${id}`);
-}
-
-/** The project is the caller's (404 otherwise: another organization's project is never revealed). */
-async function requireProject(tx: Tx | Db["prisma"], organizationId: string, projectId: string): Promise<void> {
-  const project = await tx.project.findFirst({ where: { id: projectId, organization_id: organizationId }, select: { id: true } });
-  if (!project) throw new NotFoundError(`project ${projectId}`);
-}
 
 /**
  * The entities holding a slot of the organization (follows whose slot is not released), and whether
@@ -110,7 +96,7 @@ export async function follow(db: Db, viewer: Viewer, input: FollowInput, env: Pi
   return db.prisma.$transaction(async (tx) => {
     const plan = await lockOrganizationPlan(tx, organizationId);
     await requireProject(tx, organizationId, input.projectId);
-    await requireEntity(tx, entity.type, entity.id);
+    await requireProjectEntity(tx, entity.type, entity.id);
     const existing = await tx.follow.findFirst({
       where: {
         organization_id: organizationId,

@@ -5,12 +5,29 @@
  */
 import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
-import { BadRequestError } from "../../graphql/errors";
+import { BadRequestError, NotFoundError } from "../../graphql/errors";
 import type { Viewer } from "../auth/viewer";
+import type { EntityKind } from "../common/entity-kind";
+import type { Tx } from "../credits/credits.service";
 import { PROJECT_NAME_MAX } from "./project.inputs";
 import type { Project } from "./project.type";
 
 const PROJECT_COLUMNS = { id: true, name: true, icp: true, created_at: true } satisfies Prisma.ProjectSelect;
+
+/** The project is the caller's (404 otherwise: another organization's project is never revealed). */
+export async function requireProject(tx: Tx | Db["prisma"], organizationId: string, projectId: string): Promise<void> {
+  const project = await tx.project.findFirst({ where: { id: projectId, organization_id: organizationId }, select: { id: true } });
+  if (!project) throw new NotFoundError(`project ${projectId}`);
+}
+
+/** The district or school a project acts on (a follow, a brief) exists (404 otherwise): a read by key. */
+export async function requireProjectEntity(tx: Tx, kind: EntityKind, id: string): Promise<void> {
+  const found =
+    kind === "district"
+      ? await tx.district.findUnique({ where: { id }, select: { id: true } })
+      : await tx.school.findUnique({ where: { id }, select: { id: true } });
+  if (!found) throw new NotFoundError(`${kind} ${id}`);
+}
 
 /** Oldest first (ties by id): a project's place never changes. */
 const PROJECT_ORDER: Prisma.ProjectOrderByWithRelationInput[] = [{ created_at: "asc" }, { id: "asc" }];
