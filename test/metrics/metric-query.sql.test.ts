@@ -18,7 +18,18 @@ const POV = "school_age_poverty_pct";
 const change = (kind: "absolute" | "percent", from = 2019, to = 2023) => ({ from, to, kind });
 
 let db: TestDb;
-const run = (query: unknown) => runMetricQuery(db, "district", query);
+/** Every point `latest` (or none): history gating changes nothing. */
+const latestOnly = (query: unknown): boolean => !/"(year|change)"/.test(JSON.stringify(query).replace(/"year":"latest"/g, ""));
+/**
+ * Runs the query as a paid plan and as a free organization that follows nothing (issue 20 point 3: the
+ * gated form failed on PostgreSQL when no point used the gate); a latest-only query answers the same.
+ */
+const run = async (query: unknown) => {
+  const paid = await runMetricQuery(db, "district", query);
+  const free = await runMetricQuery(db, "district", query, "free");
+  if (latestOnly(query)) expect(free).toEqual(paid);
+  return paid;
+};
 const values = async (query: unknown) => Object.fromEntries((await run(query)).map((row) => [row.fed_id, row.metric_values]));
 
 beforeAll(async () => {
@@ -236,6 +247,7 @@ describe("compiled SQL", () => {
       selects: [],
       where: [],
       orderBy: null,
+      historyGated: false,
     });
   });
 
@@ -253,6 +265,33 @@ describe("compiled SQL", () => {
     const compiled = compileMetricQuery("district", query, params, "d");
     expect(params.values).toEqual([2023, 2019, 0]);
     expect(compiled.orderBy).toBe(`${compiled.selects[0].sql} ASC NULLS LAST`);
+  });
+
+  it("binds a parameter only where the SQL uses it, the history gate's included (issue 20 point 3)", () => {
+    const queries = [
+      {},
+      { select: [{ metric: ENR }] },
+      { filters: [{ metric: ENR, op: "gt", value: 1 }], sort: { metric: POV, direction: "desc" } },
+      { select: [{ metric: ENR, year: 2019 }] },
+      { filters: [{ metric: ENR, change: change("absolute"), op: "lt", value: 0 }], sort: { metric: ENR, year: 2021 } },
+    ];
+    for (const query of queries) {
+      const params = new SqlParams();
+      let gateCalls = 0;
+      const gate = () => {
+        gateCalls += 1;
+        return `e.id <> ${params.add("00000000-0000-4000-8000-000000000000")}::uuid`;
+      };
+      const compiled = compileMetricQuery("district", parseMetricQuery("district", JSON.stringify(query)), params, "e", gate);
+      const sql = [...compiled.selects.map((s) => s.sql), ...compiled.where, compiled.orderBy].join("\n");
+      const used = new Set([...sql.matchAll(/\$(\d+)\b/g)].map((m) => Number(m[1])));
+      expect({ query, used: [...used].sort() }).toEqual({ query, used: params.values.map((_, i) => i + 1) });
+      expect({ query, gateCalls, historyGated: compiled.historyGated }).toEqual({
+        query,
+        gateCalls: latestOnly(query) ? 0 : 1,
+        historyGated: !latestOnly(query),
+      });
+    }
   });
 
   it("refuses an alias that is not a plain identifier", () => {

@@ -1,6 +1,8 @@
 /** Helpers shared by the metric tests: insert fixture rows with plain SQL and run a compiled metric query. */
 import type { Queryable } from "../../src/db/client";
 import { SqlParams } from "../../src/db/sql";
+import { defineAccess, historyOpenSql } from "../../src/features/access/access.service";
+import type { Viewer } from "../../src/features/auth/viewer";
 import { compileMetricQuery, metricValuesFromRow, parseMetricQuery } from "../../src/features/metrics/metric-query";
 import type { MetricEntity } from "../../src/features/metrics/metrics.catalog";
 
@@ -59,14 +61,31 @@ export interface MetricRow {
   metric_values: Record<string, number | null>;
 }
 
+/** A free organization that follows nothing: every record's history is gated. */
+const FREE_VIEWER: Viewer = {
+  organizationId: "00000000-0000-4000-8000-00000000f4ee",
+  organizationName: "free",
+  plan: "free",
+  entitlements: new Set(),
+  apiKeyId: "none",
+};
+
 /**
  * Runs a metric query the way a list service does: `SELECT e.* ... FROM <table> e WHERE ... ORDER BY ...`.
- * Ties (and the no-sort case) are ordered by fed_id so expectations read in fixture order.
+ * Ties (and the no-sort case) are ordered by fed_id so expectations read in fixture order. `plan`
+ * "free": with the list services' history gate of a free organization that follows nothing.
  */
-export async function runMetricQuery(db: Queryable, entity: MetricEntity, metricQuery: unknown): Promise<MetricRow[]> {
+export async function runMetricQuery(
+  db: Queryable,
+  entity: MetricEntity,
+  metricQuery: unknown,
+  plan: "paid" | "free" = "paid",
+): Promise<MetricRow[]> {
   const params = new SqlParams();
   const stateParam = params.add("TN"); // a plain filter before the metric fragments, as the list services have
-  const compiled = compileMetricQuery(entity, parseMetricQuery(entity, JSON.stringify(metricQuery)), params, "e");
+  const access = defineAccess({ entityType: entity, unlockCost: 0, gatedColumns: [] });
+  const gate = plan === "free" ? () => historyOpenSql(FREE_VIEWER, access, "e", params) : null;
+  const compiled = compileMetricQuery(entity, parseMetricQuery(entity, JSON.stringify(metricQuery)), params, "e", gate);
   const table = entity === "district" ? "districts" : "schools";
   const sql = `SELECT e.fed_id${compiled.selects.map((s) => `, ${s.sql} AS ${s.column}`).join("")}
     FROM ${table} e

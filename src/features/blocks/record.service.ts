@@ -110,7 +110,7 @@ export async function listRecords<Row extends RecordRow, F, O extends string>(
   const where = compileFilter(records.filter, args.filter ?? ({} as F), p, viewer, checks);
   const metric =
     args.metricQuery != null
-      ? compileMetricQuery(kind, parseMetricQuery(kind, args.metricQuery), p, a, historyOpenSql(viewer, records.access, a, p))
+      ? compileMetricQuery(kind, parseMetricQuery(kind, args.metricQuery), p, a, () => historyOpenSql(viewer, records.access, a, p))
       : null;
   if (metric) where.push(...metric.where);
   const order = metric?.orderBy

@@ -54,7 +54,16 @@ export interface CompiledMetricQuery {
   where: string[];
   /** `<expr> ASC|DESC NULLS LAST`; the caller appends its own id tie-breaker. */
   orderBy: string | null;
+  /** Some point reads a year other than the latest through a history gate: values may be withheld. */
+  historyGated: boolean;
 }
+
+/**
+ * History gating of a compiled query (see valueSql): a boolean SQL expression on the record, null when
+ * history is open for every record, or a function returning either, called only when a point needs it
+ * (so its parameters are bound only when the SQL uses them).
+ */
+export type HistoryGate = string | null | (() => string | null);
 
 // ---------------------------------------------------------------------------------------------- parsing
 
@@ -262,7 +271,7 @@ function valueSql(
   ref: MetricRef,
   yearParam: (year: number) => string,
   alias: string,
-  historyOpen: string | null,
+  historyOpen: () => string | null,
 ): string {
   const def = metricDef(entity, ref.metric);
   const entityRef = `${alias}."id"`;
@@ -272,9 +281,10 @@ function valueSql(
       return `(SELECT l.v FROM (${valueRow(def, entityRef, null)}) l)`;
     case "year": {
       const exact = `(SELECT e.v FROM (${valueRow(def, entityRef, yearParam(point.year))}) e)`;
-      if (historyOpen === null) return exact;
+      const open = historyOpen();
+      if (open === null) return exact;
       const latestOnly = `(SELECT l.v FROM (${valueRow(def, entityRef, null)}) l WHERE l.y = ${yearParam(point.year)}::int)`;
-      return `(CASE WHEN ${historyOpen} THEN ${exact} ELSE ${latestOnly} END)`;
+      return `(CASE WHEN ${open} THEN ${exact} ELSE ${latestOnly} END)`;
     }
     case "change": {
       // Both endpoints as one-row sources: a missing endpoint yields no row, hence NULL.
@@ -282,7 +292,8 @@ function valueSql(
       const from = valueRow(def, entityRef, yearParam(point.from));
       const delta = point.kind === "absolute" ? "t.v - f.v" : "(t.v::float8 - f.v) / NULLIF(f.v, 0)::float8 * 100";
       const change = `(SELECT ${delta} FROM (${to}) t CROSS JOIN (${from}) f)`;
-      return historyOpen === null ? change : `(CASE WHEN ${historyOpen} THEN ${change} END)`;
+      const open = historyOpen();
+      return open === null ? change : `(CASE WHEN ${open} THEN ${change} END)`;
     }
   }
 }
@@ -313,9 +324,17 @@ export function compileMetricQuery(
   query: MetricQuery,
   params: SqlParams,
   alias: string,
-  historyOpen: string | null = null,
+  historyOpen: HistoryGate = null,
 ): CompiledMetricQuery {
   if (!IDENTIFIER.test(alias)) throw new Error(`compileMetricQuery: alias ${JSON.stringify(alias)} is not a simple identifier`);
+  // The gate's SQL (and any parameter it binds) is built on first use only: a parameter bound but never
+  // referenced has no type PostgreSQL can infer ("could not determine data type of parameter $n"), which
+  // made every latest-only query of a free plan fail (issue 20 point 3).
+  let gate: { sql: string | null } | undefined;
+  const gateSql = (): string | null => {
+    gate ??= { sql: typeof historyOpen === "function" ? historyOpen() : historyOpen };
+    return gate.sql;
+  };
   // One placeholder per distinct year: the sort then repeats a select's SQL text exactly, and PostgreSQL
   // matches an ORDER BY expression equal to a select-list expression to that column instead of recomputing it.
   const yearParams = new Map<number, string>();
@@ -323,11 +342,11 @@ export function compileMetricQuery(
     if (!yearParams.has(year)) yearParams.set(year, params.add(year));
     return yearParams.get(year) as string;
   };
-  const value = (ref: MetricRef) => valueSql(entity, ref, yearParam, alias, historyOpen);
+  const value = (ref: MetricRef) => valueSql(entity, ref, yearParam, alias, gateSql);
   const selects = query.select.map((select, i) => ({ as: select.as, sql: value(select), column: `__metric_${i}` }));
   const where = query.filters.map((filter) => filterSql(value(filter), filter, params));
   const orderBy = query.sort ? `${value(query.sort)} ${query.sort.direction === "asc" ? "ASC" : "DESC"} NULLS LAST` : null;
-  return { selects, where, orderBy };
+  return { selects, where, orderBy, historyGated: gate?.sql != null };
 }
 
 /** `metric_values` of one result row, read from the columns the list query selected as `select.column`. */
