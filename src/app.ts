@@ -49,7 +49,11 @@ export interface App {
 export async function createApp(deps: AppDeps): Promise<App> {
   const { db, env } = deps;
   const schema = getSchema();
-  const rules = limitRules({ maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES });
+  const rules = limitRules({
+    maxDepth: env.GRAPHQL_MAX_DEPTH,
+    maxAliases: env.GRAPHQL_MAX_ALIASES,
+    maxSelections: env.GRAPHQL_MAX_SELECTIONS,
+  });
   const engine = new ExecutionEngine(schema, { maxCost: env.GRAPHQL_MAX_COST, cacheSize: env.GRAPHQL_COMPILED_CACHE_SIZE });
   const apollo = new ApolloServer<Context>({
     gateway: compiledExecution(engine),

@@ -26,6 +26,8 @@ const EnvSchema = z.object({
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(250_000),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(10_000),
+  /** Field selections of an operation with its fragments expanded at every spread (docs/limits.md). */
+  GRAPHQL_MAX_SELECTIONS: z.coerce.number().int().min(1).default(20_000),
   GRAPHQL_COMPILED_CACHE_SIZE: z.coerce.number().int().min(1).default(500),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
   API_KEY_CACHE_SECONDS: z.coerce.number().min(0).default(5),

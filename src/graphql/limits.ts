@@ -38,7 +38,12 @@ export interface GraphQLLimits {
   maxCost: number;
   maxAliases: number;
   maxTokens: number;
+  /** Field selections with every fragment expanded at every spread (selectionLimitRule). */
+  maxSelections: number;
 }
+
+/** GRAPHQL_MAX_SELECTIONS's default. */
+export const DEFAULT_MAX_SELECTIONS = 20_000;
 
 const limitError = (message: string) => new GraphQLError(message, { extensions: { code: "BAD_USER_INPUT", http: { status: 400 } } });
 
@@ -117,6 +122,39 @@ export function aliasLimitRule(maxAliases: number) {
   };
 }
 
+/**
+ * Field selections of each operation as executed: every fragment expanded at every spread. The compiler
+ * (graphql-jit) walks a field's whole expanded subtree, so a fragment spreading the next one twice, n
+ * levels deep, is 2^n selections for it; counting them with a per-fragment memo is linear and refuses
+ * that before anything expands it (issue 20 point 5).
+ */
+export function selectionLimitRule(maxSelections: number) {
+  return (context: ValidationContext): ASTVisitor => {
+    // Saturates: a 10,000-token document can describe more selections than a double holds.
+    const add = (a: number, b: number) => Math.min(a + b, Number.MAX_SAFE_INTEGER);
+    const selectionsOf = (set: SelectionSetNode | undefined): number => {
+      if (!set) return 0;
+      let total = 0;
+      for (const sel of set.selections) {
+        if (sel.kind === Kind.FIELD) total = add(total, add(1, selectionsOf(sel.selectionSet)));
+        else if (sel.kind === Kind.INLINE_FRAGMENT) total = add(total, selectionsOf(sel.selectionSet));
+        else total = add(total, fragmentSelections(sel.name.value));
+      }
+      return total;
+    };
+    const fragmentSelections = fragmentMemo(context.getDocument(), 0, (fragment) => selectionsOf(fragment.selectionSet));
+    return {
+      OperationDefinition(node) {
+        const selections = selectionsOf(node.selectionSet);
+        if (selections > maxSelections)
+          context.reportError(
+            limitError(`the operation selects ${selections} fields once its fragments are expanded; at most ${maxSelections} are allowed`),
+          );
+      },
+    };
+  };
+}
+
 /** `subscription` (and any other root this schema lacks) is a client error, not an execution failure. */
 export function operationTypeRule(context: ValidationContext): ASTVisitor {
   const schema = context.getSchema();
@@ -145,8 +183,14 @@ export function noNulCharacterRule(context: ValidationContext): ASTVisitor {
 }
 
 /** The variable-independent rules, in the order their errors are reported. */
-export function limitRules(limits: Pick<GraphQLLimits, "maxDepth" | "maxAliases">) {
-  return [operationTypeRule, depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases), noNulCharacterRule];
+export function limitRules(limits: Pick<GraphQLLimits, "maxDepth" | "maxAliases"> & Partial<Pick<GraphQLLimits, "maxSelections">>) {
+  return [
+    operationTypeRule,
+    depthLimitRule(limits.maxDepth),
+    aliasLimitRule(limits.maxAliases),
+    selectionLimitRule(limits.maxSelections ?? DEFAULT_MAX_SELECTIONS),
+    noNulCharacterRule,
+  ];
 }
 
 /** Throws a coded client error when a variable value holds U+0000 (walked without recursion). */
