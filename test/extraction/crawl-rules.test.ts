@@ -9,7 +9,8 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { loadEnv } from "../../src/config/env";
 import { SiteCrawler, siteRoot } from "../../src/features/extraction/crawl";
-import { FetchError, HostScheduler, HttpClient, isPrivateAddress } from "../../src/features/extraction/http-client";
+import { isRefusedAddress } from "../../src/features/extraction/address-guard";
+import { FetchError, HostScheduler, HttpClient } from "../../src/features/extraction/http-client";
 import { crawlOptions } from "../../src/features/extraction/pipeline";
 import { deadlineAt, findAmounts, findDates, findFiscalYear, sentences } from "../../src/features/extraction/text-rules";
 import { EXTRACTION_TEST_ENV } from "./support/fixture-server";
@@ -109,10 +110,10 @@ describe("crawler edges", () => {
   it("knows private addresses and roots without a scheme", () => {
     expect(
       ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.169.254", "::1", "fd00::1", "::ffff:10.0.0.1"].every(
-        isPrivateAddress,
+        isRefusedAddress,
       ),
     ).toBe(true);
-    expect(["8.8.8.8", "172.32.0.1", "2606:4700::1111"].some(isPrivateAddress)).toBe(false);
+    expect(["8.8.8.8", "172.32.0.1", "2606:4700::1111"].some(isRefusedAddress)).toBe(false);
     expect(siteRoot("www.albertk12.org")).toBe("http://www.albertk12.org/");
     expect(siteRoot(" https://x.example.org/home#top ")).toBe("https://x.example.org/home");
   });

@@ -483,7 +483,7 @@ describe("extraction pipeline over fixture websites", () => {
     const id = await insertDistrict(db, { state: "NE", website_url: `${school.origin}/` });
     const strict = loadEnv({ LOG_LEVEL: "silent", ...EXTRACTION_TEST_ENV, EXTRACTION_ALLOW_PRIVATE_HOSTS: "false" });
     const served = school.requests.length;
-    await expect(runExtractionPipeline(db, "district", id, { env: strict })).rejects.toThrow(/private address/);
+    await expect(runExtractionPipeline(db, "district", id, { env: strict })).rejects.toThrow(/refused address/);
     expect(school.requests.length).toBe(served);
   });
 });

@@ -3,14 +3,16 @@
  * connect and read timeouts, a byte cap per response (checked on Content-Length and while streaming the
  * decompressed body), bounded redirects with loop detection (every hop asks the caller whether it may be
  * requested: robots.txt is honoured for redirect targets too), a content-type check before the body is
- * read, and a User-Agent naming the product. Loopback, private and link-local addresses are refused
- * unless EXTRACTION_ALLOW_PRIVATE_HOSTS is set (a district website_url must not reach the intranet).
+ * read, and a User-Agent naming the product. Addresses outside the public internet are refused where the
+ * socket is made (address-guard.ts): IP literals before connecting, names in the lookup the socket uses
+ * (every answer), and the peer again when the socket connects, on every redirect hop; unless
+ * EXTRACTION_ALLOW_PRIVATE_HOSTS is set (a district website_url must not reach the intranet).
  */
-import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import net from "node:net";
+import type net from "node:net";
 import zlib from "node:zlib";
+import { guardedLookup, isIPAddress, refusedReason, RefusedAddressError, type LookupFunction } from "./address-guard";
 
 export interface HttpLimits {
   userAgent: string;
@@ -20,6 +22,13 @@ export interface HttpLimits {
   maxRedirects: number;
   hostDelayMs: number;
   allowPrivateHosts: boolean;
+}
+
+export interface HttpClientOptions {
+  /** The resolver behind the address guard (default dns.lookup); tests give names their own answers. */
+  lookup?: LookupFunction;
+  /** Exact addresses let through although their range is refused (tests: a "public" listener on 127.0.0.2). */
+  allowAddresses?: readonly string[];
 }
 
 export type FetchErrorKind =
@@ -102,11 +111,22 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export class HttpClient {
   /** Every URL a request was sent to, in order (tests prove robots-forbidden paths never appear). */
   readonly requested: string[] = [];
+  private readonly allowAddresses: ReadonlySet<string>;
+  private readonly lookup: LookupFunction | undefined;
 
   constructor(
     readonly limits: HttpLimits,
     private readonly scheduler: HostScheduler = HOSTS,
-  ) {}
+    options: HttpClientOptions = {},
+  ) {
+    this.allowAddresses = new Set(options.allowAddresses ?? []);
+    this.lookup = limits.allowPrivateHosts ? options.lookup : guardedLookup(options.lookup, this.allowAddresses);
+  }
+
+  /** Why a socket may not use this address (null: it may). */
+  private refused(address: string): string | null {
+    return this.limits.allowPrivateHosts || this.allowAddresses.has(address) ? null : refusedReason(address);
+  }
 
   async get(url: string, options: GetOptions = {}): Promise<FetchedResponse> {
     const redirects: string[] = [];
@@ -145,9 +165,13 @@ export class HttpClient {
   ): Promise<{ location?: string; response?: Omit<FetchedResponse, "requestedUrl" | "redirects"> }> {
     const url = target.toString();
     const limits = this.limits;
-    const literal = net.isIP(target.hostname.replace(/^\[|\]$/g, ""));
-    if (literal && !limits.allowPrivateHosts && isPrivateAddress(target.hostname.replace(/^\[|\]$/g, "")))
-      return Promise.reject(new FetchError("forbidden_address", url, `${target.hostname} is a private address`));
+    // An IP literal is never looked up (net.connect skips lookup for it): it is checked here, itself.
+    const host = target.hostname.replace(/^\[|\]$/g, "");
+    const literalReason = isIPAddress(host) ? this.refused(host) : null;
+    if (literalReason !== null)
+      return Promise.reject(
+        new FetchError("forbidden_address", url, `${new RefusedAddressError(host, host, literalReason).message}: ${url}`),
+      );
     this.requested.push(url);
     return new Promise((resolve, reject) => {
       let settled = false;
@@ -175,7 +199,7 @@ export class HttpClient {
           accept: "text/html,application/xhtml+xml,application/pdf;q=0.9,application/xml;q=0.8,text/plain;q=0.5,*/*;q=0.1",
           "accept-encoding": "gzip, deflate, br",
         },
-        lookup: limits.allowPrivateHosts ? undefined : publicLookup,
+        lookup: this.lookup,
       });
       const connectTimer = setTimeout(
         () => fail(new FetchError("timeout", url, `connect timeout after ${limits.connectTimeoutMs} ms: ${url}`)),
@@ -186,7 +210,15 @@ export class HttpClient {
         () => fail(new FetchError("timeout", url, `response took longer than ${limits.readTimeoutMs * 4} ms: ${url}`)),
         limits.connectTimeoutMs + limits.readTimeoutMs * 4,
       );
-      request.on("socket", (socket) => {
+      request.on("socket", (socket: net.Socket) => {
+        // The peer actually connected to, checked before anything is written to it (prepended: runs
+        // before the queued request bytes are flushed and before a TLS ClientHello).
+        socket.prependOnceListener("connect", () => {
+          const peer = socket.remoteAddress ?? "";
+          const reason = this.refused(peer);
+          if (reason !== null)
+            fail(new FetchError("forbidden_address", url, `${new RefusedAddressError(peer, peer, reason).message}: ${url}`));
+        });
         socket.once(target.protocol === "https:" ? "secureConnect" : "connect", () => clearTimeout(connectTimer));
       });
       request.setTimeout(limits.readTimeoutMs, () =>
@@ -195,7 +227,7 @@ export class HttpClient {
       request.on("error", (error: NodeJS.ErrnoException) => {
         if (error instanceof FetchError) return fail(error);
         const code = error.code ?? "";
-        if (code === "EPRIVATE") return fail(new FetchError("forbidden_address", url, error.message));
+        if (error instanceof RefusedAddressError) return fail(new FetchError("forbidden_address", url, `${error.message}: ${url}`));
         const kind = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ECONNRESET"].includes(code)
           ? "connect"
           : "network";
@@ -243,34 +275,4 @@ export class HttpClient {
       request.end();
     });
   }
-}
-
-/** dns.lookup that refuses names resolving to loopback, private or link-local addresses. */
-const publicLookup: typeof dns.lookup = ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
-  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error);
-    const list = addresses as dns.LookupAddress[];
-    const bad = list.find((a) => isPrivateAddress(a.address));
-    if (bad) return callback(Object.assign(new Error(`${hostname} resolves to the private address ${bad.address}`), { code: "EPRIVATE" }));
-    if (options.all) return callback(null, list);
-    callback(null, list[0]!.address, list[0]!.family);
-  });
-}) as typeof dns.lookup;
-
-export function isPrivateAddress(address: string): boolean {
-  if (net.isIPv4(address)) {
-    const [a, b] = address.split(".").map(Number) as [number, number];
-    return (
-      a === 10 ||
-      a === 127 ||
-      a === 0 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  const lower = address.toLowerCase();
-  if (lower.startsWith("::ffff:")) return isPrivateAddress(lower.slice(7));
-  return lower === "::1" || lower === "::" || lower.startsWith("fc") || lower.startsWith("fd") || lower.startsWith("fe80");
 }
