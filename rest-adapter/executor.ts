@@ -7,10 +7,13 @@ import type { Request, Response } from "express";
 import type { DocumentNode, GraphQLError, GraphQLFormattedError } from "graphql";
 import { maskError } from "../src/graphql/errors";
 import type { RestAdapterHost } from "../src/graphql/execution";
+import type { Notice } from "../src/graphql/notices";
 
 export interface RestResult {
   data?: Record<string, unknown> | null;
   errors?: readonly GraphQLFormattedError[];
+  /** What the resolvers noted (src/graphql/notices.ts); a list body carries them as `notices`. */
+  notices?: Notice[];
 }
 
 export async function executeRoute(
@@ -31,6 +34,7 @@ export async function executeRoute(
   // field (a resolver's error): that one is masked as usual.
   const requestError = result.data === undefined ? "BAD_USER_INPUT" : undefined;
   return {
+    notices: result.notices,
     data: result.data as Record<string, unknown> | null | undefined,
     errors: result.errors?.map((error) => {
       const formatted = (error as GraphQLError).toJSON?.() ?? (error as unknown as GraphQLFormattedError);

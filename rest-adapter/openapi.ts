@@ -217,6 +217,8 @@ class Builder {
       responses["204"] = { description: "Done; no body." };
     } else {
       const body = this.outputSchema(selected.type, selected.selectionSet, fragments, true);
+      // A metric query's list page may carry notices (history_gated) beside data and pagination (src/graphql/notices.ts).
+      if (variables.has("metricQuery") && !spec.wrap && body.type === "object") (body.properties as Json).notices = this.notices();
       responses[String(spec.status ?? 200)] = {
         description: spec.status === 201 ? "Created." : "OK.",
         content: {
@@ -254,6 +256,20 @@ class Builder {
       ...(requestBody ? { requestBody } : {}),
       responses,
     };
+  }
+
+  /** The optional `notices` of a list body, and its item schema `Notice` (registered on first use). */
+  private notices(): Json {
+    this.schemas.Notice ??= {
+      type: "object",
+      description: HTTP.Notice[TYPE],
+      properties: {
+        code: { type: "string", enum: ["history_gated"], description: HTTP.Notice.code },
+        message: { type: "string", description: HTTP.Notice.message },
+      },
+      required: ["code", "message"],
+    };
+    return { type: "array", items: { $ref: "#/components/schemas/Notice" }, description: HTTP.Notice.notices };
   }
 
   /** The error responses by status, each with the bodies of its codes (the generic body, or one with the code's extra fields). */

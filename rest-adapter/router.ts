@@ -82,6 +82,8 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
         return sendJson(res, status, body);
       }
       if (spec.status === 204) return void res.writeHead(204).end(); // No Content: no body, no Content-Type
+      // A list page's notices (history_gated ...) sit beside data and pagination, only when there are any.
+      if (result.notices?.length && !spec.wrap && isPage(value)) value = { ...value, notices: result.notices };
       sendJson(res, spec.status ?? 200, spec.wrap ? { data: value } : value, detail ? req : undefined);
     });
   }
@@ -154,6 +156,9 @@ function sendJson(res: Response, status: number, body: unknown, revalidate?: Req
   res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": bytes.length });
   res.end(bytes);
 }
+
+const isPage = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && Array.isArray((value as { data?: unknown }).data) && "pagination" in value;
 
 function send(res: Response, body: { statusCode: number }): void {
   res.status(body.statusCode).json(body);

@@ -242,10 +242,12 @@ function operationAdmission(engine: ExecutionEngine): ApolloServerPlugin<Context
           requested = engine.cost(document, operation, request.variables);
           engine.admit(document, operation, request.variables, requested);
         },
-        async willSendResponse({ response }) {
+        async willSendResponse({ response, contextValue }) {
           const cost = { requested, limit: engine.maxCost };
+          // What the resolvers noted (src/graphql/notices.ts: history_gated ...), only when there are any.
+          const notices = contextValue.notices?.length ? { notices: contextValue.notices } : {};
           if (response.body.kind === "single") {
-            response.body.singleResult.extensions = { ...response.body.singleResult.extensions, cost };
+            response.body.singleResult.extensions = { ...response.body.singleResult.extensions, cost, ...notices };
           }
         },
       };

@@ -3,6 +3,7 @@ import type { Env } from "../config/env";
 import type { Viewer } from "../features/auth/viewer";
 import type { JobQueue } from "../jobs/queue";
 import { createLoaders, type Loaders } from "./loaders";
+import type { Notice } from "./notices";
 
 /** What every resolver gets. Built once per request: the loaders are that request's cache. */
 export interface Context {
@@ -18,6 +19,8 @@ export interface Context {
   signal?: AbortSignal;
   /** Root query fields already resolved in this request, by field, arguments and selection (schema.ts). */
   rootResults?: Map<string, unknown>;
+  /** What the answer's reader should know (notices.ts): REST `notices`, GraphQL `extensions.notices`. */
+  notices?: Notice[];
 }
 
 export function createContext(

@@ -25,6 +25,7 @@ import type { Request, Response, Router } from "express";
 import type { Context } from "./context";
 import { restDocument, restSchema, serializeTimestamp, serializeUuid } from "./fields";
 import { checkOperationCost, checkVariableText, operationCost } from "./limits";
+import type { Notice } from "./notices";
 import { DateTimeScalar, UUIDScalar } from "./scalars";
 
 /** Introspection answers from the public schema (camelCase names), not from restSchema. */
@@ -140,13 +141,14 @@ export class ExecutionEngine {
 
   /**
    * Runs a prepared REST operation with the request's variables after the same admission checks as /graphql;
-   * `cost` is the operation's cost with those variables (also when it was refused for it).
+   * `cost` is the operation's cost with those variables (also when it was refused for it); `notices` what the
+   * resolvers noted (notices.ts), when any.
    */
   async executeRest(
     document: DocumentNode,
     variables: Record<string, unknown>,
     context: () => Context,
-  ): Promise<ExecutionResult & { cost?: number }> {
+  ): Promise<ExecutionResult & { cost?: number; notices?: Notice[] }> {
     if (!this.restOperations.has(document)) this.prepareRest(document);
     const { query, operation } = this.restOperations.get(document)!;
     let cost: number | undefined;
@@ -156,7 +158,9 @@ export class ExecutionEngine {
     } catch (error) {
       return { errors: [error as GraphQLError], cost };
     }
-    return { ...((await query.query(undefined, context(), variables)) as ExecutionResult), cost };
+    const ctx = context();
+    const result = (await query.query(undefined, ctx, variables)) as ExecutionResult;
+    return { ...result, cost, ...(ctx.notices?.length ? { notices: ctx.notices } : {}) };
   }
 
   /** The cost limit of one operation (GRAPHQL_MAX_COST). */

@@ -135,6 +135,8 @@ async function run(
   }
   const payload = shape(result.data as Record<string, unknown>);
   if ("statusCode" in payload && "error" in payload) return failure(payload as ErrorBody);
+  // As on REST's list bodies: what the resolvers noted (history_gated ...), only when there are any.
+  if (result.notices?.length) payload.notices = result.notices;
   return ok(payload, result.cost, host.engine.maxCost);
 }
 

@@ -141,6 +141,55 @@ describe("metric_query for every plan, on every face", () => {
     }
   });
 
+  it("a free plan's query narrowed by history gating says so: notices history_gated on REST, GraphQL and MCP (issue 20 point 12)", async () => {
+    // District A had 100 students in 2022, but 2022 is not its latest year: gated for a free organization.
+    const query = { filters: [{ metric: "total_enrollment", year: 2022, op: "eq", value: 100 }] };
+    const notice = {
+      code: "history_gated",
+      message: expect.stringMatching(
+        /school year 2022: on the free plan a district you do not follow shows only each metric's latest year.*Follow the district/,
+      ),
+    };
+    const free = await t.get(`/api/v1/districts?state=VT&metric_query=${mq(query)}`, "free").expect(200);
+    expect(free.body).toEqual({ data: [], pagination: expect.objectContaining({ total: 0 }), notices: [notice] });
+    expect(Object.keys(free.body)).toEqual(["data", "pagination", "notices"]);
+    const post = await t.post("/api/v1/districts", { state: "VT", metric_query: JSON.stringify(query) }, "free").expect(200);
+    expect(post.body).toEqual(free.body);
+    const schools = await t.get(`/api/v1/schools?state=VT&metric_query=${mq(query)}`, "free").expect(200);
+    expect(schools.body.notices).toEqual([{ code: "history_gated", message: expect.stringMatching(/a school you do not follow/) }]);
+    const gql = await t.graphql(
+      `query($q: String) { districts(filter: { state: "VT" }, metricQuery: $q) { data { name } } }`,
+      { q: JSON.stringify(query) },
+      "free",
+    );
+    expect(gql).toEqual({ data: { districts: { data: [] } }, extensions: { notices: [notice] } });
+    const tool = (await mcp.free.callTool({
+      name: "metric_query",
+      arguments: { entity: "districts", metric_query: query, filter: { state: "VT" } },
+    })) as { content: { text: string }[] };
+    expect(JSON.parse(tool.content[0].text).notices).toEqual([{ code: "history_gated", message: expect.any(String) }]);
+
+    // A change window names both endpoints.
+    const change = { select: [{ metric: "total_enrollment", change: { from: 2019, to: 2023, kind: "percent" } }] };
+    const changed = await t.get(`/api/v1/districts?state=VT&metric_query=${mq(change)}`, "free").expect(200);
+    expect(changed.body.notices[0].message).toMatch(/school years 2019, 2023:/);
+
+    // Not for paid plans, nor for a query whose every point is the latest year (nothing is withheld).
+    const paid = await t.get(`/api/v1/districts?state=VT&metric_query=${mq(query)}`, "pro").expect(200);
+    expect(paid.body.data.map((d: { name: string }) => d.name)).toEqual(["Plans A"]);
+    expect(paid.body.notices).toBeUndefined();
+    const paidGql = await t.graphql(
+      `query($q: String) { districts(filter: { state: "VT" }, metricQuery: $q) { data { name } } }`,
+      { q: JSON.stringify(query) },
+      "pro",
+    );
+    expect((paidGql as { extensions?: unknown }).extensions).toBeUndefined();
+    const latest = { filters: [{ metric: "total_enrollment", op: "eq", value: 100 }] };
+    const freeLatest = await t.get(`/api/v1/districts?state=VT&metric_query=${mq(latest)}`, "free").expect(200);
+    expect(freeLatest.body).toEqual({ data: [], pagination: expect.objectContaining({ total: 0 }) });
+    expect((await t.get(`/api/v1/districts?state=VT`, "free").expect(200)).body.notices).toBeUndefined();
+  });
+
   it("the free plan reads latest values as paid plans do, and hidden years as null", async () => {
     const query = {
       select: [

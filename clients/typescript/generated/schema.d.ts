@@ -1875,6 +1875,16 @@ export interface components {
                 value_status: string | null;
             }[];
         };
+        /** @description Something the caller should know about this answer that is not an error (docs/metric-query.md). */
+        Notice: {
+            /**
+             * @description history_gated: the free plan shows only each metric's latest year of a record it does not follow, so the metric query's other years and changes read as null for it (filters on them match only is_null).
+             * @enum {string}
+             */
+            code: "history_gated";
+            /** @description The same in words: which school years were withheld, and how to see them (follow the record, or a paid plan). */
+            message: string;
+        };
         /** @description A dated event in a district's or school's timeline (board meeting, press release ...). Public: not gated. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
         TimelineEventRecord: {
             /**
@@ -4517,6 +4527,8 @@ export interface operations {
                             /** @description true when records follow this page (offset + limit < total). */
                             has_more: boolean;
                         };
+                        /** @description Present only when there is something to say: a metric query of the free plan that reads years history gating withholds (code history_gated). */
+                        notices?: components["schemas"]["Notice"][];
                     };
                 };
             };
@@ -4692,6 +4704,8 @@ export interface operations {
                             /** @description true when records follow this page (offset + limit < total). */
                             has_more: boolean;
                         };
+                        /** @description Present only when there is something to say: a metric query of the free plan that reads years history gating withholds (code history_gated). */
+                        notices?: components["schemas"]["Notice"][];
                     };
                 };
             };
@@ -5894,6 +5908,8 @@ export interface operations {
                             /** @description true when records follow this page (offset + limit < total). */
                             has_more: boolean;
                         };
+                        /** @description Present only when there is something to say: a metric query of the free plan that reads years history gating withholds (code history_gated). */
+                        notices?: components["schemas"]["Notice"][];
                     };
                 };
             };
@@ -6060,6 +6076,8 @@ export interface operations {
                             /** @description true when records follow this page (offset + limit < total). */
                             has_more: boolean;
                         };
+                        /** @description Present only when there is something to say: a metric query of the free plan that reads years history gating withholds (code history_gated). */
+                        notices?: components["schemas"]["Notice"][];
                     };
                 };
             };

@@ -24,7 +24,7 @@ import {
   type PageOf,
 } from "../common/list-kit";
 import type { Selection } from "../common/selection";
-import { compileMetricQuery, metricValuesFromRow, parseMetricQuery } from "../metrics/metric-query";
+import { compileMetricQuery, historyGatedNotice, metricValuesFromRow, parseMetricQuery } from "../metrics/metric-query";
 import { blockColumns, prefetchBlocks } from "./block.service";
 
 /** Alias of the access join in record statements. */
@@ -108,10 +108,8 @@ export async function listRecords<Row extends RecordRow, F, O extends string>(
   const org = p.add(viewer.organizationId);
   const checks: FilterCheck[] = [];
   const where = compileFilter(records.filter, args.filter ?? ({} as F), p, viewer, checks);
-  const metric =
-    args.metricQuery != null
-      ? compileMetricQuery(kind, parseMetricQuery(kind, args.metricQuery), p, a, () => historyOpenSql(viewer, records.access, a, p))
-      : null;
+  const metricQuery = args.metricQuery != null ? parseMetricQuery(kind, args.metricQuery) : null;
+  const metric = metricQuery ? compileMetricQuery(kind, metricQuery, p, a, () => historyOpenSql(viewer, records.access, a, p)) : null;
   if (metric) where.push(...metric.where);
   const order = metric?.orderBy
     ? `${metric.orderBy}, ${a}.id ASC`
@@ -139,5 +137,6 @@ export async function listRecords<Row extends RecordRow, F, O extends string>(
     return presentRecord<Row>(records, row, viewer);
   });
   prefetchBlocks(kind, page.data, selection);
+  if (metricQuery && metric?.historyGated) page.notices = [historyGatedNotice(kind, metricQuery)];
   return page;
 }

@@ -14,6 +14,7 @@ import { ArgsType, Extensions, Field, Int, ObjectType, type ClassType } from "ty
 import type { SqlParams } from "../../db/sql";
 import { AppError, BadRequestError } from "../../graphql/errors";
 import { snake } from "../../graphql/naming";
+import type { Notice } from "../../graphql/notices";
 import { Pagination, pagination } from "./common.type";
 
 // ---------------------------------------------------------------------------------------------------
@@ -23,6 +24,8 @@ import { Pagination, pagination } from "./common.type";
 export interface PageOf<T> {
   data: T[];
   pagination: Pagination;
+  /** Not a GraphQL field: the resolver adds them to the request's notices (src/graphql/notices.ts). */
+  notices?: Notice[];
 }
 
 /** The GraphQL page type of `item`, named `name` (DistrictPage, SchoolPage ...). */

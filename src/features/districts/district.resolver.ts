@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, Info, Query, Resolver } from "type-graphql";
 import type { Context } from "../../graphql/context";
+import { addNotices } from "../../graphql/notices";
 import { UUIDScalar } from "../../graphql/scalars";
 import { checkFedId, type PageOf } from "../common/list-kit";
 import { selectionAt, selectionOf } from "../common/selection";
@@ -19,6 +20,7 @@ export class DistrictResolver {
   ): Promise<PageOf<DistrictRow>> {
     const page = await listDistricts(ctx.db, ctx.viewer, args, selectionAt(selectionOf(info), "data"));
     for (const row of page.data) ctx.loaders.districts.byId.prime(row.id, row);
+    addNotices(ctx, page.notices);
     return page;
   }
 

@@ -5,6 +5,7 @@
  */
 import { ident, type SqlParams } from "../../db/sql";
 import { BadRequestError } from "../../graphql/errors";
+import type { Notice } from "../../graphql/notices";
 import { findMetric, type MetricDef, type MetricEntity } from "./metrics.catalog";
 
 export const METRIC_QUERY_MAX_LENGTH = 16_000;
@@ -347,6 +348,32 @@ export function compileMetricQuery(
   const where = query.filters.map((filter) => filterSql(value(filter), filter, params));
   const orderBy = query.sort ? `${value(query.sort)} ${query.sort.direction === "asc" ? "ASC" : "DESC"} NULLS LAST` : null;
   return { selects, where, orderBy, historyGated: gate?.sql != null };
+}
+
+/** The school years a query's `year` and `change` points read (those history gating may withhold), ascending. */
+export function gatedYears(query: MetricQuery): number[] {
+  const years = new Set<number>();
+  for (const ref of [...query.select, ...query.filters, ...(query.sort ? [query.sort] : [])]) {
+    if (ref.point.at === "year") years.add(ref.point.year);
+    if (ref.point.at === "change") years.add(ref.point.from).add(ref.point.to);
+  }
+  return [...years].sort((a, b) => a - b);
+}
+
+/**
+ * Why a free organization's metric query may answer fewer rows or null values (issue 20 point 12): the
+ * notice `history_gated`, added whenever a point went through the history gate (CompiledMetricQuery.historyGated).
+ */
+export function historyGatedNotice(entity: MetricEntity, query: MetricQuery): Notice {
+  const years = gatedYears(query);
+  return {
+    code: "history_gated",
+    message:
+      `metric_query reads school year${years.length > 1 ? "s" : ""} ${years.join(", ")}: on the free plan a ${entity} you do not ` +
+      `follow shows only each metric's latest year, so other years and changes read as null for it (filters on them match ` +
+      `only is_null, sorts on them do not order). Follow the ${entity} (POST /follows) to see its whole history, or upgrade ` +
+      `to a paid plan.`,
+  };
 }
 
 /** `metric_values` of one result row, read from the columns the list query selected as `select.column`. */

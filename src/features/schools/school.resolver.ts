@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, Info, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context";
+import { addNotices } from "../../graphql/notices";
 import { UUIDScalar } from "../../graphql/scalars";
 import { District } from "../districts/district.type";
 import type { DistrictRow } from "../districts/district.service";
@@ -23,6 +24,7 @@ export class SchoolResolver {
   ): Promise<PageOf<SchoolRow>> {
     const page = await listSchools(ctx.db, ctx.viewer, args, selectionAt(selectionOf(info), "data"));
     for (const row of page.data) ctx.loaders.schools.byId.prime(row.id, row);
+    addNotices(ctx, page.notices);
     return page;
   }
 

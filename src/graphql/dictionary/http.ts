@@ -68,6 +68,16 @@ export const HTTP_DICTIONARY = {
   BriefPollResponse: {
     brief: "The brief, as GET /briefs answers it for its pair.",
   },
+  Notice: {
+    [TYPE]: "Something the caller should know about this answer that is not an error (docs/metric-query.md).",
+    code:
+      "history_gated: the free plan shows only each metric's latest year of a record it does not follow, so the metric " +
+      "query's other years and changes read as null for it (filters on them match only is_null).",
+    message: "The same in words: which school years were withheld, and how to see them (follow the record, or a paid plan).",
+    notices:
+      "Present only when there is something to say: a metric query of the free plan that reads years history gating " +
+      "withholds (code history_gated).",
+  },
 } as const satisfies Dictionary;
 
 /** Fills a template's `{name}` marks. */
