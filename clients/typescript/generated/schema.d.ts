@@ -963,7 +963,7 @@ export interface components {
             _access: {
                 /** @description true when the caller's organization has unlocked the record (its gated fields are filled). */
                 is_unlocked: boolean;
-                /** @description true while an unlock of the caller's organization is pending (credits held, extraction or enrichment running). */
+                /** @description true while an unlock of the caller's organization is pending (credits held, extraction or enrichment running), a re-extraction of an unlocked record included; unlock-status then says unlock_pending. */
                 is_unlocking: boolean;
                 /**
                  * Format: date-time
@@ -1265,7 +1265,7 @@ export interface components {
             _access: {
                 /** @description true when the caller's organization has unlocked the record (its gated fields are filled). */
                 is_unlocked: boolean;
-                /** @description true while an unlock of the caller's organization is pending (credits held, extraction or enrichment running). */
+                /** @description true while an unlock of the caller's organization is pending (credits held, extraction or enrichment running), a re-extraction of an unlocked record included; unlock-status then says unlock_pending. */
                 is_unlocking: boolean;
                 /**
                  * Format: date-time
@@ -2395,7 +2395,7 @@ export interface components {
             _access: {
                 /** @description true when the caller's organization has unlocked the record (its gated fields are filled). */
                 is_unlocked: boolean;
-                /** @description true while an unlock of the caller's organization is pending (credits held, extraction or enrichment running). */
+                /** @description true while an unlock of the caller's organization is pending (credits held, extraction or enrichment running), a re-extraction of an unlocked record included; unlock-status then says unlock_pending. */
                 is_unlocking: boolean;
                 /**
                  * Format: date-time
@@ -6335,7 +6335,7 @@ export interface operations {
                          * @description Our id of the entity.
                          */
                         entity_id: string;
-                        /** @description locked, unlock_pending, unlocked or failed. */
+                        /** @description locked, unlock_pending, unlocked or failed. unlock_pending while the unlock's credit hold is open, also during a re-extraction of an unlocked entity; the same rule as _access.isUnlocking. */
                         state: string;
                         /** @description Id of the unlock job, when one ran or runs. */
                         job_id: string | null;
@@ -6354,8 +6354,13 @@ export interface operations {
                          * @description When it finished (UTC).
                          */
                         finished_at: string | null;
-                        /** @description Why the unlock failed, when state is failed. */
+                        /** @description Why the unlock failed, when state is failed; while the job retries (state unlock_pending), the last failed attempt's error; null otherwise. */
                         error: string | null;
+                        /**
+                         * Format: int32
+                         * @description Attempts the unlock's extraction (or enrichment) job has made, the running one included: 1 on the first, up to 1 + JOB_RETRY_LIMIT; 0 when no job ran (an instant unlock).
+                         */
+                        attempts: number;
                     };
                 };
             };

@@ -39,6 +39,8 @@ export interface GatedRow {
   id: string;
   _access: Access;
   __unlock_state: string | null;
+  /** unlockPendingSql of the caller's unlock. */
+  __unlock_pending: boolean | null;
   __unlocked_at: Timestamp | null;
   __credits_spent: number | null;
   __followed: boolean;
@@ -50,9 +52,20 @@ export interface GatedRow {
 export const accessJoinSql = (policy: AccessPolicy, alias: string, unlock: string, org: string): string =>
   `LEFT JOIN unlocks ${unlock} ON ${unlock}.organization_id = ${org} AND ${unlock}.entity_type = '${policy.entityType}' AND ${unlock}.entity_id = ${alias}.id`;
 
+/**
+ * SQL true while an unlock (`unlock`: an alias of `unlocks`) is pending: a first unlock waiting for its
+ * extraction, or a re-extraction of an unlocked record (state stays `unlocked`), i.e. its hold is open.
+ * The one definition of "pending": `_access.is_unlocking` and GET /unlock-status's `unlock_pending` both
+ * read it (issue 20 point 11: they disagreed during re-extractions).
+ */
+export const unlockPendingSql = (unlock: string): string =>
+  `(${unlock}.state = 'unlock_pending' OR EXISTS (SELECT 1 FROM credit_holds pending_hold
+      WHERE pending_hold.id = ${unlock}.hold_id AND pending_hold.status = 'open'))`;
+
 /** The access columns of a record row (`unlock`: the alias of accessJoinSql). */
 export const accessColumnsSql = (policy: AccessPolicy, alias: string, unlock: string, org: string): string =>
-  `${unlock}.state AS __unlock_state, ${isoTimestampSql(`${unlock}.unlocked_at`)} AS __unlocked_at, ${unlock}.credits_spent AS __credits_spent,
+  `${unlock}.state AS __unlock_state, ${unlockPendingSql(unlock)} AS __unlock_pending,
+    ${isoTimestampSql(`${unlock}.unlocked_at`)} AS __unlocked_at, ${unlock}.credits_spent AS __credits_spent,
     ${followedSql(policy, alias, org)} AS __followed`;
 
 /** SQL true when the caller unlocked the record (`unlock`: the alias of accessJoinSql). */
@@ -80,7 +93,7 @@ export function presentGated<T extends GatedRow>(row: Record<string, unknown>, v
   if (!unlocked) for (const column of policy.gatedColumns) row[column] = null;
   r._access = {
     is_unlocked: unlocked,
-    is_unlocking: r.__unlock_state === "unlock_pending",
+    is_unlocking: r.__unlock_pending === true,
     unlocked_at: unlocked ? r.__unlocked_at : null,
     credits_spent: r.__credits_spent ?? 0,
     unlock_cost: policy.unlockCost,

@@ -2,12 +2,16 @@
  * The extraction pipeline of one district or school (docs/extraction.md): map -> fetch -> extract ->
  * summarize -> store. One code path for the `unlock.extract` job and `edmarket extract`.
  *
- * The entity's status fields follow the stages: `processing` (with last_analysis_job_id and
+ * Every run has its `extraction_runs` row from the start (`running`) to the end (`completed` or `error`
+ * with the reason). An entity that serves an earlier extraction (`completed`) keeps serving it, untouched,
+ * while a re-run is in flight and after it failed: its catalogue row changes only when a new extraction is
+ * stored (issue 20 point 8: one organization's re-extraction must not make the data unbuyable for the
+ * others). An entity without one shows the run's progress: `processing` (with last_analysis_job_id and
  * retry_count) at the start, `website_mapped_at` after the map, `content_fetched_at` after the fetch,
- * `content_extracted_at` after the extractors, `summary_generated_at` after the summary; the rows,
- * `crawled_at` and `completed` are committed together at the end. A run that fails sets `error` and
- * `error_message` and throws (the job retries with backoff; after the last retry the hold is released).
- * Pages that fail inside a site that answers are recorded in the run's `errors` and do not fail it.
+ * `content_extracted_at` after the extractors, `summary_generated_at` after the summary, and `error` with
+ * `error_message` when it fails. The rows, `crawled_at` and `completed` are committed together at the end.
+ * A failed run throws (the job retries with backoff; after the last retry the hold is released). Pages
+ * that fail inside a site that answers are recorded in the run's `errors` and do not fail it.
  */
 import crypto from "node:crypto";
 import type { Env } from "../../config/env";
@@ -99,9 +103,12 @@ export async function runExtractionPipeline(
   const jobId = options.jobId ?? crypto.randomUUID();
   const startedAt = new Date();
   const timings: Record<string, number> = {};
+  // An entity serving an earlier extraction is written only by the store of a new one.
+  const serving = entity.status === "completed";
+  const progress = (data: Record<string, unknown>) => (serving ? Promise.resolve() : updateEntity(db, kind, id, data));
   const mark = async (stage: string, from: number, data: Record<string, unknown>) => {
     timings[stage] = Date.now() - from;
-    await updateEntity(db, kind, id, data);
+    await progress(data);
   };
   let crawler: SiteCrawler | null = null;
   let extraction: Extraction | null = null;
@@ -133,7 +140,11 @@ export async function runExtractionPipeline(
     finished_at: new Date().toISOString(),
   });
 
-  await updateEntity(db, kind, id, {
+  const run = await db.prisma.extractionRun.create({
+    data: { entity_type: kind, entity_id: id, job_id: options.jobId ?? null, status: "running", started_at: startedAt },
+    select: { id: true },
+  });
+  await progress({
     status: "processing",
     last_analysis_job_id: jobId,
     retry_count: options.retryCount ?? 0,
@@ -185,7 +196,9 @@ export async function runExtractionPipeline(
       summary: summary.text,
       now,
       stages: { websiteMappedAt, contentFetchedAt, contentExtractedAt, summaryGeneratedAt },
-      run: runRow(done, options.jobId ?? null, startedAt),
+      run: { id: run.id, data: runRow(done) },
+      jobId,
+      retryCount: options.retryCount ?? 0,
     });
     timings.store = Date.now() - t;
     const result = summaryOf("completed", null);
@@ -200,26 +213,17 @@ export async function runExtractionPipeline(
   } catch (error) {
     const message = `${(error as Error).message}`.slice(0, 500);
     const failed = summaryOf("error", message);
-    await updateEntity(db, kind, id, { status: "error", error_message: message, crawled_at: new Date() }).catch(() => undefined);
+    await progress({ status: "error", error_message: message, crawled_at: new Date() }).catch(() => undefined);
     await db.prisma.extractionRun
-      .create({
-        data: {
-          ...runRow(failed, options.jobId ?? null, startedAt),
-          entity_type: kind,
-          entity_id: id,
-          status: "error",
-          error_message: message,
-        },
-      })
+      .update({ where: { id: run.id }, data: { ...runRow(failed), status: "error", error_message: message }, select: { id: true } })
       .catch(() => undefined);
-    logger.warn("extraction failed", { entity_type: kind, entity_id: id, error: message });
+    logger.warn("extraction failed", { entity_type: kind, entity_id: id, serving, error: message });
     throw Object.assign(error as Error, { summary: failed });
   }
 }
 
-function runRow(summary: ExtractionSummary, jobId: string | null, startedAt: Date) {
+function runRow(summary: ExtractionSummary) {
   return {
-    job_id: jobId,
     root_url: summary.root_url,
     pages_fetched: summary.pages_fetched,
     requests: summary.requests,
@@ -227,7 +231,6 @@ function runRow(summary: ExtractionSummary, jobId: string | null, startedAt: Dat
     counts: summary.counts,
     errors: summary.errors as never,
     text_provider: summary.text_provider,
-    started_at: startedAt,
     finished_at: new Date(),
   };
 }

@@ -65,7 +65,14 @@ export const extractJob = defineJob<ExtractJobData>({
   async run(ctx: JobContext, data, attempt) {
     const open = await ctx.db.prisma.creditHold.count({ where: { id: data.holdId, status: "open" } });
     if (!open) return; // settled already (expired and released, or a duplicate delivery)
-    await extractor(ctx.db, data.entityType, data.entityId, { env: ctx.env, jobId: attempt.id, retryCount: attempt.retryCount });
+    // unlock-status shows the attempts made and, while the job retries, the last failed attempt's error.
+    await recordAttempt(ctx.db, data, { attempts: attempt.retryCount + 1 });
+    try {
+      await extractor(ctx.db, data.entityType, data.entityId, { env: ctx.env, jobId: attempt.id, retryCount: attempt.retryCount });
+    } catch (error) {
+      await recordAttempt(ctx.db, data, { error: `${(error as Error).message}`.slice(0, 500) }).catch(() => undefined);
+      throw error;
+    }
     await ctx.db.prisma.$transaction(async (tx) => {
       const amount = await settleHold(tx, data.holdId, "committed", "extraction completed");
       if (amount === null) return;
@@ -82,6 +89,13 @@ export const extractJob = defineJob<ExtractJobData>({
     await releaseHold(ctx.db, data.holdId, `extraction failed: ${error.message}`.slice(0, 500));
   },
 });
+
+/** Writes on the unlock this job's hold belongs to (none when another unlock of the entity replaced it). */
+const recordAttempt = (db: Db, data: ExtractJobData, values: { attempts?: number; error?: string }) =>
+  db.prisma.unlock.updateMany({
+    where: { organization_id: data.organizationId, entity_type: data.entityType, entity_id: data.entityId, hold_id: data.holdId },
+    data: values,
+  });
 
 const unlockOf = (tx: Tx, data: { organizationId: string; entityType: string; entityId: string }) =>
   tx.unlock.findUnique({

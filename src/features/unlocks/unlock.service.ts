@@ -27,7 +27,7 @@ import type { Env } from "../../config/env";
 import type { Db } from "../../db/client";
 import { AppError, BadRequestError, ConflictError, httpError, NotFoundError } from "../../graphql/errors";
 import type { JobQueue } from "../../jobs/queue";
-import { UNLOCK_COST } from "../access/access.service";
+import { UNLOCK_COST, unlockPendingSql } from "../access/access.service";
 import type { Viewer } from "../auth/viewer";
 import { readContactForUnlock, requireParentUnlocked, type ContactUnlockTarget } from "../contacts/contact.service";
 import { charge, creditSummary, hold, lockOrganization, MONEY_TX, requireAvailable, type Tx } from "../credits/credits.service";
@@ -263,6 +263,7 @@ async function unlockOne(
         operation_key: operationKey,
         channel: input.channel ?? null,
         error: null,
+        attempts: 0,
         started_at: now,
         finished_at: now,
         unlocked_at: now,
@@ -303,6 +304,7 @@ async function unlockOne(
       operation_key: operationKey,
       channel: input.channel ?? null,
       error: null,
+      attempts: 0,
       started_at: now,
       finished_at: null,
     };
@@ -337,11 +339,22 @@ export async function unlockStatus(db: Db, viewer: Viewer, entityType: UnlockEnt
   if (!kind) throw new BadRequestError(`unlocking a ${entityType} is not available yet`);
   const entity = await kind.read(db.prisma, entityId);
   if (!entity) throw new NotFoundError(`${entityType} ${entityId}`);
-  const row = await db.prisma.unlock.findUnique({
-    where: {
-      organization_id_entity_type_entity_id: { organization_id: viewer.organizationId, entity_type: entityType, entity_id: entityId },
-    },
-  });
+  // SQL rather than a Prisma read: "pending" is unlockPendingSql, the definition _access.is_unlocking reads.
+  const [row] = await db.query<{
+    state: string;
+    pending: boolean;
+    job_id: string | null;
+    hold_id: string | null;
+    started_at: Date;
+    finished_at: Date | null;
+    error: string | null;
+    attempts: number;
+  }>(
+    `SELECT u.state, ${unlockPendingSql("u")} AS pending, u.job_id, u.hold_id, u.started_at, u.finished_at, u.error, u.attempts
+       FROM unlocks u
+      WHERE u.organization_id = $1::uuid AND u.entity_type = $2 AND u.entity_id = $3::uuid`,
+    [viewer.organizationId, entityType, entityId],
+  );
   if (!row)
     return {
       entity_type: entityType,
@@ -352,17 +365,19 @@ export async function unlockStatus(db: Db, viewer: Viewer, entityType: UnlockEnt
       started_at: null,
       finished_at: null,
       error: null,
+      attempts: 0,
     };
-  const open = row.hold_id ? await db.prisma.creditHold.count({ where: { id: row.hold_id, status: "open" } }) : 0;
   return {
     entity_type: entityType,
     entity_id: entityId,
-    // A re-extraction of an unlocked entity is pending while its hold is open.
-    state: open ? "unlock_pending" : row.state,
+    // A re-extraction of an unlocked entity is pending too (its state stays unlocked: access is kept).
+    state: row.pending ? "unlock_pending" : row.state,
     job_id: row.job_id,
     hold_id: row.hold_id,
     started_at: row.started_at,
     finished_at: row.finished_at,
+    // While the job retries: the last failed attempt's error; after the last one: why the unlock failed.
     error: row.error,
+    attempts: row.attempts,
   };
 }

@@ -52,4 +52,5 @@ export class UnlockStatus {
   @Col("datetime") started_at: Timestamp | null;
   @Col("datetime") finished_at: Timestamp | null;
   @Col("string") error: string | null;
+  @Col("int", { required: true }) attempts: number;
 }

@@ -86,7 +86,8 @@ export const commonDictionary: Dictionary = {
   Access: {
     [TYPE]: "What the caller's organization may see of a gated record, and what unlocking costs.",
     isUnlocked: "true when the caller's organization has unlocked the record (its gated fields are filled).",
-    isUnlocking: "true while an unlock of the caller's organization is pending (credits held, extraction or enrichment running).",
+    isUnlocking:
+      "true while an unlock of the caller's organization is pending (credits held, extraction or enrichment running), a re-extraction of an unlocked record included; unlock-status then says unlock_pending.",
     unlockedAt: "When the caller's organization's unlock completed (UTC); null while locked.",
     creditsSpent: "Credits the caller's organization has been charged for this record (0 while locked).",
     unlockCost: "Credits one unlock of this record costs (districts and schools 6, contacts 2).",

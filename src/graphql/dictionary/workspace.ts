@@ -179,8 +179,12 @@ export const workspaceDictionary: Dictionary = {
     holdId: "Our id of the credit hold, when any.",
     startedAt: "When the unlock job started (UTC).",
     finishedAt: "When it finished (UTC).",
-    error: "Why the unlock failed, when state is failed.",
-    state: "locked, unlock_pending, unlocked or failed.",
+    error:
+      "Why the unlock failed, when state is failed; while the job retries (state unlock_pending), the last failed attempt's error; null otherwise.",
+    attempts:
+      "Attempts the unlock's extraction (or enrichment) job has made, the running one included: 1 on the first, up to 1 + JOB_RETRY_LIMIT; 0 when no job ran (an instant unlock).",
+    state:
+      "locked, unlock_pending, unlocked or failed. unlock_pending while the unlock's credit hold is open, also during a re-extraction of an unlocked entity; the same rule as _access.isUnlocking.",
   },
   Query: {
     "metrics(entityType)": "district or school.",
