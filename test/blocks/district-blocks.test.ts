@@ -295,7 +295,7 @@ describe("district blocks", () => {
       expect(res.errors).toBeUndefined();
       expect(res.data.district.events).toEqual([
         { title: "earlier", eventType: "press_release", eventDate: "2026-01-15", entityType: "district", entityId: id },
-        { title: "later", eventType: "board_meeting", eventDate: "2026-05-02", entityType: "district", entityId: id },
+        { title: "later", eventType: "news", eventDate: "2026-05-02", entityType: "district", entityId: id },
       ]);
     });
   });

@@ -183,7 +183,7 @@ describe("GraphQL relations: early childhood (operators, Head Start, childcare) 
     // 230 events on consecutive days: the latest 200 are days 31..230.
     await t.db.query(
       `INSERT INTO timeline_events (entity_type, entity_id, event_date, event_type, title, data_source)
-       SELECT 'district', $1, DATE '2025-01-01' + n, 'board_meeting', 'day ' || n, 'test' FROM generate_series(1, 230) AS n`,
+       SELECT 'district', $1, DATE '2025-01-01' + n, 'news', 'day ' || n, 'test' FROM generate_series(1, 230) AS n`,
       [long],
     );
     const res = await t.graphql(

@@ -1885,7 +1885,7 @@ export interface components {
             /** @description The same in words: which school years were withheld, and how to see them (follow the record, or a paid plan). */
             message: string;
         };
-        /** @description A dated event in a district's or school's timeline (board meeting, press release ...). Public: not gated. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
+        /** @description A dated event in a district's or school's timeline (board meeting, press release ...). Public, but an event restating gated intelligence (eventType board_meeting, rfp_posted, contract_award, grant_award, budget_adopted, leadership_change) is served in a public form until the caller's organization unlocks the district or school: a generic title, description and sourceUrl null. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
         TimelineEventRecord: {
             /**
              * Format: uuid
@@ -1906,11 +1906,11 @@ export interface components {
             event_date: string;
             /** @description board_meeting, press_release, news, rfp_posted, budget_adopted, leadership_change, contract_award, grant_award. */
             event_type: string;
-            /** @description Title of the event. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
+            /** @description Title of the event; for a gated event type of a locked entity, the type's generic title (e.g. 'Contract award recorded'). Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
             title: string;
-            /** @description What happened, when known. */
+            /** @description What happened, when known; null for a gated event type of a locked entity. */
             description: string | null;
-            /** @description Where the event was found. */
+            /** @description Where the event was found; null for a gated event type of a locked entity. */
             source_url: string | null;
             /**
              * Format: date-time

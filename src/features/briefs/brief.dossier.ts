@@ -9,7 +9,8 @@
  * Gating: the extracted findings and summary are the entity's gated intelligence (contract section 4).
  * They enter the dossier only when the brief's organization had unlocked the entity when the build ran;
  * otherwise the findings section says they are withheld, and the narrative is made without them. People
- * carry names, titles and the catalogue contact id, never a contact's gated fields (email, phone ...).
+ * carry names, titles and the catalogue contact id, never a contact's gated fields (email, phone ...). Events
+ * restating gated intelligence enter in their public form unless unlocked (src/features/events/event.access.ts).
  *
  * Honesty: `data_source` lists, per section, the data_source values (or federal file versions) of the rows
  * it was built from, and `demo_sections` names the sections that contain demo rows (docs/demo-data.md).
@@ -18,6 +19,7 @@ import crypto from "node:crypto";
 import type { Env } from "../../config/env";
 import type { Db } from "../../db/client";
 import { listedContactsOfParent, NAME_KEY_SQL } from "../contacts/contact.service";
+import { presentEvent } from "../events/event.access";
 import { textGeneratorFromEnv, type TextGenerator, type TextSource } from "../text-generation/text-generation";
 import type { BriefEntityType } from "./brief.type";
 
@@ -282,12 +284,14 @@ export async function buildDossier(db: Db, env: Env, subject: DossierSubject, no
     };
   }
 
-  // ---- recent timeline events (public)
-  const events = await db.prisma.timelineEvent.findMany({
-    where: { entity_type: kind, entity_id: id },
-    orderBy: [{ event_date: "desc" }, { id: "asc" }],
-    take: EVENTS_LIMIT,
-  });
+  // ---- recent timeline events (public; those restating gated intelligence in their public form unless unlocked)
+  const events = (
+    await db.prisma.timelineEvent.findMany({
+      where: { entity_type: kind, entity_id: id },
+      orderBy: [{ event_date: "desc" }, { id: "asc" }],
+      take: EVENTS_LIMIT,
+    })
+  ).map((e) => presentEvent(e, unlocked));
   for (const e of events) if (e.description && e.source_url) sources.push({ url: e.source_url, title: e.title, text: e.description });
 
   // ---- narrative

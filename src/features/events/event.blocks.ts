@@ -1,7 +1,12 @@
-/** District.events and School.events: the record's timeline events, chronological (public). */
+/**
+ * District.events and School.events: the record's timeline events, chronological (public; those restating
+ * gated intelligence in their public form unless the caller unlocked the record, event.access.ts).
+ */
 import { columnsOf } from "../../graphql/fields";
+import { isUnlocked } from "../access/access.service";
 import { defineBlock } from "../blocks/block";
 import { jsonRowsSql, rowDecoder } from "../common/json-rows";
+import { presentEvent } from "./event.access";
 import { CHRONOLOGICAL, LATEST_FIRST } from "./event.service";
 import { TimelineEvent } from "./event.type";
 
@@ -28,7 +33,10 @@ export const eventsBlock = defineBlock({
     {
       name: "events",
       type: () => [TimelineEvent],
-      shape: (rows) => rows,
+      shape: (rows, record) => {
+        const unlocked = isUnlocked(record);
+        return rows.map((event) => presentEvent(event, unlocked));
+      },
       limit: { default: EVENTS_DEFAULT_LIMIT, max: EVENTS_MAX_LIMIT, keep: "last" },
     },
   ],

@@ -15,11 +15,11 @@ export class EventQueryResolver {
     nullable: true,
   })
   districtEvents(@Arg("id", () => UUIDScalar) id: string, @Ctx() ctx: Context): Promise<TimelineEvent[] | null> {
-    return listEntityEvents(ctx.db, "district", id);
+    return listEntityEvents(ctx.db, ctx.viewer, "district", id);
   }
 
   @Query(() => [TimelineEvent], { nullable: true })
   schoolEvents(@Arg("id", () => UUIDScalar) id: string, @Ctx() ctx: Context): Promise<TimelineEvent[] | null> {
-    return listEntityEvents(ctx.db, "school", id);
+    return listEntityEvents(ctx.db, ctx.viewer, "school", id);
   }
 }
