@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   SEED_ON_EMPTY: z.enum(["true", "false"]).optional(),
   /** Follow slots of a free organization (contract section 3); paid plans are unlimited. */
   FREE_FOLLOW_SLOTS: z.coerce.number().int().min(0).default(3),
+  /** Days a free follow slot stays used after the follow began, even if unfollowed sooner (contract section 7). */
+  FOLLOW_SLOT_MIN_DAYS: z.coerce.number().int().min(0).default(30),
   /** How long a pending unlock's hold may stay open before the sweeper releases it. */
   HOLD_TTL_SECONDS: z.coerce.number().int().min(1).default(1800),
   /** Attempts of an extraction job after the first, with exponential backoff from JOB_RETRY_DELAY_SECONDS. */

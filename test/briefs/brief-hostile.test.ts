@@ -105,6 +105,9 @@ describe("briefs: a free organization's brief after an unfollow", () => {
     // Followed: the whole history.
     expect(brief.dossier.statistics.trend).toHaveLength(3);
 
+    // Unfollowed a month after following: the slot is released at once (before FOLLOW_SLOT_MIN_DAYS it stays held,
+    // and the history with it: test/follows/follow-slots.test.ts).
+    await t.db.query(`UPDATE follows SET followed_at = followed_at - interval '31 days' WHERE id = $1`, [follow.id]);
     await t.http.delete(`/api/v1/follows/${follow.id}`).set("Authorization", `Bearer ${t.keys.free}`).expect(200);
     const pairUrl = `/api/v1/briefs?project_id=${project}&entity_type=district&entity_id=${district}`;
     const graphql = await t.graphql(`query($id: UUID!) { briefById(briefId: $id) { dossier } }`, { id: brief_id }, "free");

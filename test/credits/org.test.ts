@@ -22,20 +22,25 @@ describe("GET /org and the credit ledger", () => {
     });
   });
 
-  it("counts active follows against FREE_FOLLOW_SLOTS on the free plan", async () => {
+  it("counts active follows and unfollowed ones whose slot is not released yet against FREE_FOLLOW_SLOTS on the free plan", async () => {
     const projectId = await insert(t.db, "projects", { organization_id: t.orgs.free, name: "p" });
-    const follow = (unfollowed: Date | null) =>
+    const follow = (entity: number, unfollowed: Date | null, released: Date | null = unfollowed) =>
       insert(t.db, "follows", {
         organization_id: t.orgs.free,
         project_id: projectId,
         entity_type: "district",
-        entity_id: "00000000-0000-4000-8000-000000000001",
+        entity_id: `00000000-0000-4000-8000-00000000000${entity}`,
         unfollowed_at: unfollowed,
+        slot_released_at: released,
       });
-    await follow(null);
-    await follow(new Date());
+    const now = Date.now();
+    await follow(1, null);
+    await follow(1, new Date(now - 1000));
+    await follow(2, new Date(now - 1000)); // released
+    // Unfollowed, but its slot is held until slot_released_at (contract section 7): still used.
+    await follow(3, new Date(now - 1000), new Date(now + 86_400_000));
     const res = await t.get("/api/v1/org", "free").expect(200);
-    expect(res.body.follow_slots).toEqual({ used: 1, limit: 4 });
+    expect(res.body.follow_slots).toEqual({ used: 2, limit: 4 });
   });
 
   it("is the GraphQL query organization", async () => {

@@ -2,7 +2,7 @@
  * A follow lights up the entity's history for a free organization (spec Follow table, contract section 4),
  * end to end through POST /follows and DELETE /follows/{id}: annual_statistics.trend, breakdowns.*.trend,
  * special_education_finance.trend and metric_query years, on the detail, the list and GraphQL; for the
- * followed entity only, for the following organization only, and until it unfollows.
+ * followed entity only, for the following organization only, and until its slot is released after the unfollow.
  */
 import { createApiKey } from "../../src/features/auth/api-key.service";
 import { createOrganization } from "../../src/features/organizations/organization.service";
@@ -144,9 +144,13 @@ describe("a follow lights up history for a free organization", () => {
     expect(followed.body.data.entity_id).toBe(district);
   });
 
-  it("DELETE /follows/{id} gates the history again", async () => {
+  it("DELETE /follows/{id} gates the history again once the slot is released (FOLLOW_SLOT_MIN_DAYS after the follow)", async () => {
     const follows = (await free(`/api/v1/projects/${project}/follows`)).body.data;
     for (const f of follows) await t.http.delete(`/api/v1/follows/${f.id}`).set("Authorization", `Bearer ${t.keys.free}`).expect(200);
+    // The slot is still held (released 30 days after the follow began): the history with it.
+    expect(await districtHistory(free)).toEqual(OPEN);
+    // A month later.
+    await t.db.query(`UPDATE follows SET slot_released_at = slot_released_at - interval '31 days' WHERE project_id = $1`, [project]);
     expect(await districtHistory(free)).toEqual(GATED);
     expect(await schoolHistory(free)).toEqual({ trend: [2023], gated: true, breakdown: [2023], metric: null });
   });

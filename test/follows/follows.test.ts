@@ -2,7 +2,7 @@
  * POST /follows, DELETE /follows/{id} and GET /projects/{id}/follows on both faces: the spec's record,
  * 201 for a new follow and 200 for one the project already has, free-plan slots (FREE_FOLLOW_SLOTS) with
  * the FOLLOW_LIMIT body, one slot per entity however many projects follow it, unfollowing releasing the
- * slot, paid plans unlimited, every error, tenant isolation, race safety (concurrent follows never exceed
+ * slot FOLLOW_SLOT_MIN_DAYS after the follow began (test/follows/follow-slots.test.ts has the rest), paid plans unlimited, every error, tenant isolation, race safety (concurrent follows never exceed
  * the limit nor duplicate a follow), and the list's statement counts.
  */
 import { createApiKey } from "../../src/features/auth/api-key.service";
@@ -18,6 +18,7 @@ type Body = Record<string, any>;
 const FOLLOW_FIELDS = ["created_at", "entity_id", "entity_type", "followed_at", "id", "project_id", "slot_released_at", "unfollowed_at"];
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const NO_SUCH = "00000000-0000-4000-8000-000000000000";
+const DAY_MS = 86_400_000;
 
 describe("follows", () => {
   let t: TestApp;
@@ -40,6 +41,14 @@ describe("follows", () => {
   };
   const newProject = async (plan: PlanKey, name: string) =>
     (await t.post("/api/v1/projects", { name }, plan).expect(201)).body.data.id as string;
+  /** A month passes for the organization's follows of the entity: those unfollowed have their slot released. */
+  const monthLater = (organizationId: string, entityId: string) =>
+    t.db.query(
+      `UPDATE follows SET followed_at = followed_at - interval '31 days', unfollowed_at = unfollowed_at - interval '31 days',
+              slot_released_at = slot_released_at - interval '31 days'
+        WHERE organization_id = $1 AND entity_id = $2 AND unfollowed_at IS NOT NULL`,
+      [organizationId, entityId],
+    );
   const activeRows = async (organizationId: string) =>
     Number(
       (
@@ -107,7 +116,7 @@ describe("follows", () => {
       expect(await slots("free")).toEqual({ used: 3, limit: 3 });
     });
 
-    it("unfollowing sets unfollowed_at and slot_released_at; the slot is free once no project follows the entity", async () => {
+    it("unfollowing sets unfollowed_at and slot_released_at (followed_at + 30 days); the slot is free once released and no project follows the entity", async () => {
       // d[1] is followed by both projects: unfollowing one keeps the slot taken.
       const list = (await followsOf("free", project.free2).expect(200)).body.data;
       const d1InFree2 = list.find((f: Body) => f.entity_id === d[1]);
@@ -115,7 +124,7 @@ describe("follows", () => {
       expect(res.body.data).toEqual({
         ...d1InFree2,
         unfollowed_at: expect.stringMatching(TIMESTAMP),
-        slot_released_at: res.body.data.unfollowed_at,
+        slot_released_at: new Date(Date.parse(d1InFree2.followed_at) + 30 * DAY_MS).toISOString(),
       });
       expect(await slots("free")).toEqual({ used: 3, limit: 3 });
       expectError(await followAs("free", { project_id: project.free, entity_type: "district", entity_id: d[2] }), 403, /slots/, {
@@ -124,6 +133,12 @@ describe("follows", () => {
 
       const d1InFree = (await followsOf("free", project.free).expect(200)).body.data.find((f: Body) => f.entity_id === d[1]);
       await unfollowAs("free", d1InFree.id).expect(200);
+      // No project follows d[1] any more, but its slot stays used until slot_released_at.
+      expect(await slots("free")).toEqual({ used: 3, limit: 3 });
+      expectError(await followAs("free", { project_id: project.free, entity_type: "district", entity_id: d[2] }), 403, /slots/, {
+        slots: { used: 3, limit: 3, tier: "free" },
+      });
+      await monthLater(t.orgs.free, d[1]);
       expect(await slots("free")).toEqual({ used: 2, limit: 3 });
       await followAs("free", { project_id: project.free, entity_type: "district", entity_id: d[2] }).expect(201);
       expect(await slots("free")).toEqual({ used: 3, limit: 3 });
@@ -315,7 +330,9 @@ describe("follows", () => {
           `SELECT id FROM follows WHERE organization_id = $1 AND unfollowed_at IS NULL ORDER BY followed_at DESC LIMIT 1`,
           [organizationId],
         );
-        await unfollow(t.db, viewer, taken[0].id);
+        // Followed a month ago: the unfollow releases its slot at once.
+        await t.db.query(`UPDATE follows SET followed_at = followed_at - interval '31 days' WHERE id = $1`, [taken[0].id]);
+        await unfollow(t.db, viewer, taken[0].id, { FOLLOW_SLOT_MIN_DAYS: 30 });
         const outcomes = await Promise.allSettled(
           targets.map((id) => follow(t.db, viewer, { projectId: p, entityType: FollowEntityType.district, entityId: id }, env)),
         );

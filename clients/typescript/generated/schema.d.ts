@@ -312,7 +312,7 @@ export interface paths {
         post?: never;
         /**
          * DELETE /follows/{id}
-         * @description Unfollows: unfollowed_at and slot_released_at set, the slot given back (DELETE /api/v1/follows/{id}).
+         * @description Unfollows: unfollowed_at now, slot_released_at the later of now and followed_at + FOLLOW_SLOT_MIN_DAYS (default 30); the slot stays used until then (DELETE /api/v1/follows/{id}).
          */
         delete: operations["deleteUnfollow"];
         options?: never;
@@ -1969,7 +1969,7 @@ export interface components {
             unfollowed_at: string | null;
             /**
              * Format: date-time
-             * @description When its follow slot was given back (set by unfollowing).
+             * @description When its follow slot is given back (set by unfollowing): the later of the unfollow and followedAt + FOLLOW_SLOT_MIN_DAYS (default 30); until then the slot stays used and a free plan keeps the entity's history.
              */
             slot_released_at: string | null;
             /**
@@ -5657,7 +5657,7 @@ export interface operations {
                         follow_slots: {
                             /**
                              * Format: int32
-                             * @description Entities the organization follows (one slot each, however many of its projects follow it).
+                             * @description Entities the organization follows, plus unfollowed ones whose slot_released_at is still ahead (one slot each, however many of its projects follow it).
                              */
                             used: number;
                             /**

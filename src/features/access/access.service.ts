@@ -15,6 +15,7 @@ import type { Timestamp } from "../../graphql/fields";
 import { isPaidPlan, type Viewer } from "../auth/viewer";
 import { isoTimestampSql } from "../common/json-rows";
 import type { Access } from "./access.type";
+import { holdsEntitySlotSql } from "../follows/follow.slots";
 
 /** Credits an unlock costs, per gated entity kind (contract section 4): the one place these numbers live. */
 export const UNLOCK_COST = { district: 6, school: 6, contact: 2 } as const;
@@ -71,10 +72,9 @@ export const accessColumnsSql = (policy: AccessPolicy, alias: string, unlock: st
 /** SQL true when the caller unlocked the record (`unlock`: the alias of accessJoinSql). */
 export const unlockedSql = (unlock: string): string => `${unlock}.state = 'unlocked'`;
 
-/** SQL true when organization `org` follows the record `alias`. */
+/** SQL true when organization `org` holds a follow slot of the record `alias` (follow.slots.ts: followed, or unfollowed within its slot's time). */
 const followedSql = (policy: AccessPolicy, alias: string, org: string): string =>
-  `EXISTS (SELECT 1 FROM follows f WHERE f.organization_id = ${org} AND f.entity_type = '${policy.entityType}'
-             AND f.entity_id = ${alias}.id AND f.unfollowed_at IS NULL)`;
+  holdsEntitySlotSql(org, `'${policy.entityType}'`, `${alias}.id`);
 
 /**
  * History gating in SQL (the metric query): true where the caller sees the record's whole history (it

@@ -21,6 +21,7 @@ import type { JobQueue } from "../../jobs/queue";
 import { isPaidPlan, type Viewer } from "../auth/viewer";
 import { listedContactsOfParent } from "../contacts/contact.service";
 import { MONEY_TX, type Tx } from "../credits/credits.service";
+import { holdsEntitySlotSql } from "../follows/follow.slots";
 import { requireProject, requireProjectEntity } from "../projects/project.service";
 import { PERSON_KEY_PATTERN, type DossierPerson } from "./brief.dossier";
 import type { BriefRequestInput } from "./brief.inputs";
@@ -56,15 +57,16 @@ interface BriefRow {
   error: string | null;
   started_at: Date;
   finished_at: Date | null;
-  /** The caller's organization follows the brief's entity (in any project): history gating. */
+  /** The caller's organization holds a follow slot of the brief's entity (follow.slots.ts): history gating. */
   followed: boolean;
 }
 
 /**
  * A row as served: a build stuck in building is reported failed (the row is left as it is; POST restarts it).
- * History gating (contract section 4) applies on every read, not only at the build: a free organization that no
- * longer follows the entity sees the latest year only (statistics, finance), no enrollment change, and no
- * narrative (it quotes the history); following again opens them again.
+ * History gating (contract section 4) applies on every read, not only at the build: a free organization that
+ * holds no follow slot of the entity (follow.slots.ts: not followed, or unfollowed and the slot released) sees the
+ * latest year only (statistics, finance), no enrollment change, and no narrative (it quotes the history);
+ * following again opens them again.
  */
 function present(row: BriefRow, viewer: Viewer, now = new Date()): Brief {
   const stuck = isStuck(row.status, row.started_at, now);
@@ -83,7 +85,7 @@ function present(row: BriefRow, viewer: Viewer, now = new Date()): Brief {
 }
 
 const HISTORY_NARRATIVE_NOTE =
-  "The narrative is withheld: it draws on the multi-year history, which a free organization sees only while it follows the entity.";
+  "The narrative is withheld: it draws on the multi-year history, which a free organization sees only while it holds a follow slot of the entity.";
 
 function gateHistory(dossier: Record<string, unknown>, historyOpen: boolean): Record<string, unknown> {
   const statistics = dossier.statistics as { trend?: unknown[] } | null | undefined;
@@ -103,8 +105,7 @@ function gateHistory(dossier: Record<string, unknown>, historyOpen: boolean): Re
 }
 
 const BRIEF_COLUMNS = `b.id, b.project_id, b.entity_type, b.entity_id, b.status, b.dossier, b.error, b.started_at, b.finished_at,
-  EXISTS (SELECT 1 FROM follows f WHERE f.organization_id = b.organization_id AND f.entity_type = b.entity_type
-            AND f.entity_id = b.entity_id AND f.unfollowed_at IS NULL) AS followed`;
+  ${holdsEntitySlotSql("b.organization_id", "b.entity_type", "b.entity_id")} AS followed`;
 
 /**
  * GET /briefs?project_id=&entity_type=&entity_id=: the pair's brief, or null when it never had a build.

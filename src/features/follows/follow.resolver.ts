@@ -15,7 +15,7 @@ export class FollowResolver {
 
   @Mutation(() => Follow)
   unfollow(@Arg("id", () => UUIDScalar) id: string, @Ctx() ctx: Context): Promise<Follow> {
-    return unfollow(ctx.db, ctx.viewer, id);
+    return unfollow(ctx.db, ctx.viewer, id, ctx.env);
   }
 
   @Query(() => FollowPage)

@@ -3,10 +3,10 @@
  * on the free plan that opens the entity's history to the organization (access.service.ts reads
  * `follows`), within FREE_FOLLOW_SLOTS slots. Paid plans follow without limit.
  *
- * Slots: a slot is an entity the organization follows. Following the same entity again (in the same
- * project: the same follow, idempotent; in another project: a second follow) takes no second slot.
- * Unfollowing sets unfollowed_at and slot_released_at; the slot is free again once no project of the
- * organization follows the entity any more.
+ * Slots: a slot is an entity the organization follows, or unfollowed less than FOLLOW_SLOT_MIN_DAYS after
+ * following it (follow.slots.ts: the slot is held until slot_released_at). Following the same entity again (in
+ * the same project: the same follow, idempotent; in another project, or while its slot is still held: a second
+ * follow) takes no second slot. Without the hold, follow-read-unfollow loops read any number of histories.
  *
  * Race safety: a follow runs in one transaction after locking the organization's row, as the credit
  * ledger does (credits.service.ts lockOrganization): N concurrent follows of one organization run one
@@ -22,6 +22,7 @@ import { requireProject, requireProjectEntity } from "../projects/project.servic
 import { checkColumns, pageArgs, pageSql, readPage, runChecks, sortClause, type FilterCheck, type PageOf } from "../common/list-kit";
 import { FOLLOW_MAX_LIMIT, type FollowInput, type FollowListArgs, type FollowOrderField } from "./follow.inputs";
 import { type Follow, type FollowOutcome, type FollowSlotUsage } from "./follow.type";
+import { holdsSlotSql, slotReleasedAt } from "./follow.slots";
 
 export class FollowLimitError extends AppError {
   constructor(slots: FollowSlotUsage) {
@@ -45,8 +46,8 @@ const FOLLOW_COLUMNS = {
 } as const;
 
 /**
- * The entities holding a slot of the organization (follows whose slot is not released), and whether
- * `entity` is one of them. Hand-written: Prisma counts no DISTINCT over two columns.
+ * The entities holding a slot of the organization (follow.slots.ts), and whether `entity` is one of them.
+ * Hand-written: Prisma counts no DISTINCT over two columns.
  */
 async function slotsInUse(
   client: Tx | Db["prisma"],
@@ -56,7 +57,7 @@ async function slotsInUse(
   const [row] = await client.$queryRawUnsafe<{ used: number; holds: boolean }[]>(
     `SELECT count(DISTINCT (entity_type, entity_id))::int AS used,
             coalesce(bool_or(entity_type = $2 AND entity_id = $3::uuid), false) AS holds
-       FROM follows WHERE organization_id = $1::uuid AND slot_released_at IS NULL`,
+       FROM follows f WHERE f.organization_id = $1::uuid AND ${holdsSlotSql("f")}`,
     organizationId,
     entity?.type ?? "",
     entity?.id ?? "00000000-0000-0000-0000-000000000000",
@@ -122,19 +123,27 @@ export async function follow(db: Db, viewer: Viewer, input: FollowInput, env: Pi
 }
 
 /**
- * DELETE /follows/{id}: unfollows (unfollowed_at and slot_released_at set, the slot given back). A follow
- * already unfollowed is answered as it is (idempotent); another organization's follow is a 404.
+ * DELETE /follows/{id}: unfollows. unfollowed_at is now, slot_released_at the later of now and followed_at +
+ * FOLLOW_SLOT_MIN_DAYS: the slot stays used until then (contract section 7). A follow already unfollowed is
+ * answered as it is (idempotent); another organization's follow is a 404. `now` is injectable for tests.
  */
-export async function unfollow(db: Db, viewer: Viewer, followId: string): Promise<Follow> {
-  const now = new Date();
-  // Conditional: only an active follow of the caller's organization changes, so a repeated call keeps the first times.
+export async function unfollow(
+  db: Db,
+  viewer: Viewer,
+  followId: string,
+  env: Pick<Env, "FOLLOW_SLOT_MIN_DAYS">,
+  now = new Date(),
+): Promise<Follow> {
+  const where = { id: followId, organization_id: viewer.organizationId };
+  const found = await db.prisma.follow.findFirst({ where, select: FOLLOW_COLUMNS });
+  if (!found) throw new NotFoundError(`follow ${followId}`);
+  if (found.unfollowed_at) return found as Follow;
+  // Conditional: only a still active follow changes, so a concurrent or repeated call keeps the first times.
   await db.prisma.follow.updateMany({
-    where: { id: followId, organization_id: viewer.organizationId, unfollowed_at: null },
-    data: { unfollowed_at: now, slot_released_at: now },
+    where: { ...where, unfollowed_at: null },
+    data: { unfollowed_at: now, slot_released_at: slotReleasedAt(found.followed_at, now, env.FOLLOW_SLOT_MIN_DAYS) },
   });
-  const row = await db.prisma.follow.findFirst({ where: { id: followId, organization_id: viewer.organizationId }, select: FOLLOW_COLUMNS });
-  if (!row) throw new NotFoundError(`follow ${followId}`);
-  return row as Follow;
+  return (await db.prisma.follow.findFirst({ where, select: FOLLOW_COLUMNS })) as Follow;
 }
 
 const ORDER_COLUMNS: Record<FollowOrderField, string> = { followed_at: "followed_at", created_at: "created_at" };

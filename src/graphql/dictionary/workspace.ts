@@ -19,8 +19,9 @@ export const workspaceDictionary: Dictionary = {
     available: "Credits that can be spent now.",
   },
   FollowSlots: {
-    [TYPE]: "Follow slots: entities the organization follows (one slot each, however many of its projects follow it) and its plan's limit.",
-    used: "Entities the organization follows (one slot each, however many of its projects follow it).",
+    [TYPE]:
+      "Follow slots: entities the organization follows or unfollowed with the slot not yet released (one slot each, however many of its projects follow it) and its plan's limit.",
+    used: "Entities the organization follows, plus unfollowed ones whose slot_released_at is still ahead (one slot each, however many of its projects follow it).",
     limit: "null: unlimited (paid plans); FREE_FOLLOW_SLOTS on the free plan.",
   },
   List: {
@@ -69,7 +70,8 @@ export const workspaceDictionary: Dictionary = {
     followedAt: "When the follow started (UTC).",
     unfollowedAt: "When it was unfollowed (UTC); null while active.",
     createdAt: "When the follow record was created (UTC).",
-    slotReleasedAt: "When its follow slot was given back (set by unfollowing).",
+    slotReleasedAt:
+      "When its follow slot is given back (set by unfollowing): the later of the unfollow and followedAt + FOLLOW_SLOT_MIN_DAYS (default 30); until then the slot stays used and a free plan keeps the entity's history.",
   },
   FollowEntityType: {
     [TYPE]: "What a project follows.",
@@ -217,7 +219,8 @@ export const workspaceDictionary: Dictionary = {
     removeListItem:
       "Removes one entity from a list and returns the list; an id the list does not hold is NOT_FOUND (DELETE /api/v1/lists/{id}/items/{entityId}).",
     follow: "A project follows a district or school (POST /api/v1/follows); free plans within FREE_FOLLOW_SLOTS, else FOLLOW_LIMIT.",
-    unfollow: "Unfollows: unfollowed_at and slot_released_at set, the slot given back (DELETE /api/v1/follows/{id}).",
+    unfollow:
+      "Unfollows: unfollowed_at now, slot_released_at the later of now and followed_at + FOLLOW_SLOT_MIN_DAYS (default 30); the slot stays used until then (DELETE /api/v1/follows/{id}).",
     unlock: "Unlock districts, schools or contacts for the caller's organization (POST /unlock): instant, pending or idempotent.",
     "unlock(idempotencyKey)": "The Idempotency-Key header.",
   },
