@@ -315,7 +315,8 @@ describe("unlock and ledger model (fast-check)", () => {
         where: { organization_id: m.orgIds[o], status: "open" },
         _sum: { amount: true },
       });
-      expect({ o, balance: org.credit_balance, held: held._sum.amount ?? 0 }).toEqual({
+      // BIGINT columns read as bigint.
+      expect({ o, balance: Number(org.credit_balance), held: Number(held._sum.amount ?? 0) }).toEqual({
         o,
         balance: m.available[o] + m.held[o],
         held: m.held[o],
@@ -341,7 +342,8 @@ describe("unlock and ledger model (fast-check)", () => {
         const detail = await t.http.get(`/api/v1/districts/${m.entityIds[e]}`).set("Authorization", auth).expect(200);
         expect(detail.body.data._access).toMatchObject({
           is_unlocked: u.state === "unlocked",
-          is_unlocking: u.state === "unlock_pending",
+          // The same rule as unlock-status (issue 20 point 11): pending while its hold is open, re-extractions included.
+          is_unlocking: u.openHold !== null || u.state === "unlock_pending",
           credits_spent: u.spent,
           unlock_cost: COST,
         });
