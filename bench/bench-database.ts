@@ -9,6 +9,9 @@
  * file) is kept as the database's comment; with --reuse a database carrying the same fingerprint is
  * used as it is.
  */
+// The decorated GraphQL classes the loaders below import need the metadata polyfill before they load,
+// whichever bench entry imports this module (bench:districts and bench:graphql failed without it).
+import "reflect-metadata";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -20,11 +23,15 @@ import { createApiKey } from "../src/features/auth/api-key.service";
 import { seedDemoLayer } from "../src/seed/demo/demo.service";
 import { createOrganization } from "../src/features/organizations/organization.service";
 import { INGEST_SOURCES, runIngest } from "../src/ingest";
+import { SMOKE } from "./harness";
 
-export const BENCH_DATABASE = "edmarket_bench";
+/** A smoke run (BENCH_SMOKE=1) has its own small database and leaves the measured one alone. */
+export const BENCH_DATABASE = SMOKE ? "edmarket_bench_smoke" : "edmarket_bench";
 export const BENCH_ORG_NAME = "Bench Enterprise";
 /** The national districts and their statistics; Head Start, child care and IRS files are not district data. */
-export const BENCH_SOURCES = ["nces-lea", "nces-school-search", "census-saipe", "census-county", "urban-f33"] as const;
+export const BENCH_SOURCES = SMOKE
+  ? (["nces-lea", "urban-f33"] as const) // the directory and one small finance file: seconds to load
+  : (["nces-lea", "nces-school-search", "census-saipe", "census-county", "urban-f33"] as const);
 
 export interface BenchDatabase {
   url: string;

@@ -29,6 +29,7 @@ import {
   startChild,
   stopChild,
   freePort,
+  writeResults,
   type Child,
   type Measured,
 } from "./harness";
@@ -190,8 +191,7 @@ async function main(): Promise<void> {
     // Another checkout's figures are a comparison, not this code's latest results: they go to their own file.
     const ownService = args.serviceRoot === packageRoot;
     const resultsFile = ownService ? RESULTS_FILE : RESULTS_FILE.replace(/\.json$/, ".service-root.json");
-    fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
-    fs.writeFileSync(resultsFile, `${JSON.stringify(summary, null, 2)}\n`);
+    writeResults(resultsFile, summary);
     if (ownService) writeReadme(summary);
     console.log(JSON.stringify(summary, null, 2));
   } finally {

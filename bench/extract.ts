@@ -13,7 +13,6 @@
  * are included). Results: bench/results/extract.json and bench/README.md between the extract-results markers.
  */
 import "reflect-metadata";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -23,7 +22,7 @@ import { createDb, type Db } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
 import { runExtractionPipeline, type ExtractionSummary } from "../src/features/extraction/pipeline";
 import { makePdf } from "../test/extraction/support/make-pdf";
-import { log, rewriteReadmeBlock, round } from "./harness";
+import { log, rewriteReadmeBlock, round, SMOKE, writeResults } from "./harness";
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -168,7 +167,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const mib = (bytes: number) => round(bytes / 1024 / 1024, 1);
 
 async function main(): Promise<void> {
-  const rounds = Number(arg("rounds") ?? 3);
+  const rounds = Number(arg("rounds") ?? (SMOKE ? 1 : 3));
   const targets: { name: string; url?: string }[] = [{ name: "embedded (PGlite)" }];
   const pg = arg("postgres");
   if (pg) targets.push({ name: "PostgreSQL", url: pg });
@@ -216,8 +215,7 @@ async function main(): Promise<void> {
     await site.close();
   }
   const output = { machine: { cpus: os.cpus().length, load: os.loadavg().map((l) => round(l, 2)), node: process.version }, results };
-  fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
-  fs.writeFileSync(path.join(__dirname, "results", "extract.json"), `${JSON.stringify(output, null, 2)}\n`);
+  writeResults(path.join(__dirname, "results", "extract.json"), output);
   const counts = (results[0]!.counts as Record<string, number>) ?? {};
   rewriteReadmeBlock(path.join(__dirname, "README.md"), "extract-results", [
     `${rounds} rounds per database, medians; ${output.machine.cpus} CPUs (load average at start ${output.machine.load.join(" ")}), Node ${process.version}; ` +

@@ -32,6 +32,7 @@ import {
   round,
   startChild,
   stopChild,
+  writeResults,
   type Child,
   type Combined,
   type Measured,
@@ -291,8 +292,7 @@ async function main(): Promise<void> {
     // Another checkout's figures are a comparison, not this code's latest results: they go to their own file.
     const ownService = args.serviceRoot === packageRoot;
     const resultsFile = ownService ? RESULTS_FILE : RESULTS_FILE.replace(/\.json$/, ".service-root.json");
-    fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
-    fs.writeFileSync(resultsFile, `${JSON.stringify(summary, null, 2)}\n`);
+    writeResults(resultsFile, summary);
     if (ownService) writeReadme(summary);
     console.log(JSON.stringify(summary, null, 2));
   } finally {

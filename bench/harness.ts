@@ -16,6 +16,22 @@ import { packageRoot } from "../src/db/package-root";
 
 export const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
+/**
+ * BENCH_SMOKE=1 (`npm run bench:smoke`, CI): each bench runs end to end on tiny data with seconds of load
+ * and writes no results (no results file, no README block). It proves the bench still runs; it measures nothing.
+ */
+export const SMOKE = process.env.BENCH_SMOKE === "1";
+
+/** Writes a bench's results file (JSON), except in a smoke run. */
+export function writeResults(file: string, value: unknown): void {
+  if (SMOKE) {
+    log(`smoke run: ${path.relative(packageRoot, file)} not written`);
+    return;
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 export function freePort(): Promise<number> {
@@ -147,7 +163,7 @@ async function backendPids(databaseUrl: string): Promise<number[]> {
  */
 export async function measure(server: Child, target: Target, settings: LoadSettings, databaseUrl: string): Promise<Measured> {
   const options = { ...target, connections: settings.connections, timeout: 60 };
-  await autocannon({ ...options, duration: settings.warmup });
+  if (settings.warmup > 0) await autocannon({ ...options, duration: settings.warmup });
   // The warm-up opened the pool's connections: their backends are the ones the measured run uses.
   const pids = [server.process.pid as number, ...(await backendPids(databaseUrl))];
   const before = cpuMs(pids);
@@ -227,6 +243,10 @@ export async function machine(databaseUrl: string, loadAverage: number[]): Promi
  * a README with `lines` wrapped in the same markers; appends the block when the markers are missing.
  */
 export function rewriteReadmeBlock(file: string, marker: string, lines: string[]): void {
+  if (SMOKE) {
+    log(`smoke run: the ${marker} block of ${path.relative(packageRoot, file)} not rewritten`);
+    return;
+  }
   const start = `<!-- ${marker}:start -->`;
   const end = `<!-- ${marker}:end -->`;
   const readme = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : `# Benchmarks\n`;
@@ -248,12 +268,13 @@ export interface BenchArgs {
   serviceRoot: string;
 }
 
-/** Reads `--reuse --duration --warmup --connections --rounds --service-root`, each bench with its own defaults. */
+/** Reads `--reuse --duration --warmup --connections --rounds --service-root`, each bench with its own defaults (a smoke run's: 1 s, 2 connections, 1 round). */
 export function parseBenchArgs(
   argv: string[],
-  defaults: Pick<BenchArgs, "duration" | "warmup" | "connections" | "rounds">,
+  benchDefaults: Pick<BenchArgs, "duration" | "warmup" | "connections" | "rounds">,
   ownRoot: string,
 ): BenchArgs {
+  const defaults = SMOKE ? { duration: 1, warmup: 1, connections: 2, rounds: 1 } : benchDefaults;
   const value = (name: keyof typeof defaults) => {
     const i = argv.indexOf(`--${name}`);
     if (i < 0) return defaults[name];
@@ -262,7 +283,8 @@ export function parseBenchArgs(
     return n;
   };
   return {
-    reuse: argv.includes("--reuse"),
+    // A smoke run's database is fingerprinted tiny data: reusing it is always right.
+    reuse: SMOKE || argv.includes("--reuse"),
     duration: value("duration"),
     warmup: value("warmup"),
     connections: value("connections"),

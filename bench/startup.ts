@@ -10,11 +10,15 @@ import os from "node:os";
 import path from "node:path";
 import { Client } from "pg";
 import { packageRoot } from "../src/db/package-root";
+import { SMOKE } from "./harness";
+
+/** A smoke run (BENCH_SMOKE=1) starts an empty embedded database without the demo load: seconds, not a measurement. */
+const SMOKE_ENV = SMOKE ? { SEED_ON_EMPTY: "false" } : {};
 
 async function startOnce(dataDir: string, port: number, databaseUrl: string): Promise<{ ms: number; keys: string }> {
   const t0 = Date.now();
   const child = spawn(process.execPath, [path.join(packageRoot, "bin/edmarket.js"), "serve", "--role", "all"], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn", DATABASE_URL: databaseUrl },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn", DATABASE_URL: databaseUrl, ...SMOKE_ENV },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let stdout = "";
@@ -41,7 +45,7 @@ function option(name: string): string | undefined {
 }
 
 async function main(): Promise<void> {
-  const laterRuns = Number(option("--later")) || 3;
+  const laterRuns = Number(option("--later")) || (SMOKE ? 1 : 3);
   const server = option("--postgres");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-startup-"));
   const port = 3900 + Math.floor(Math.random() * 50);
@@ -62,7 +66,7 @@ async function main(): Promise<void> {
     if (server) first.keys = "demo_keys";
     const later: number[] = [];
     for (let i = 0; i < laterRuns; i += 1) later.push((await startOnce(dataDir, port, databaseUrl)).ms);
-    const counts = first.keys.includes("demo_keys") ? "printed" : "missing";
+    const counts = SMOKE ? "not loaded (smoke run)" : first.keys.includes("demo_keys") ? "printed" : "missing";
     console.log(
       JSON.stringify({
         database: server ? "postgresql" : "embedded",

@@ -22,19 +22,20 @@ import { migrate } from "../src/db/migrate";
 import { packageRoot } from "../src/db/package-root";
 import { createApiKey } from "../src/features/auth/api-key.service";
 import { createOrganization } from "../src/features/organizations/organization.service";
-import { freePort, log, rewriteReadmeBlock, round, startChild, stopChild } from "./harness";
+import { freePort, log, rewriteReadmeBlock, round, SMOKE, startChild, stopChild, writeResults } from "./harness";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const DURATION = arg("duration", 10);
-const WARMUP = arg("warmup", 2);
-const CONNECTIONS = arg("connections", 50);
-const DISTRICTS = arg("districts", 30_000);
+// A smoke run (BENCH_SMOKE=1): one second each, a few callers, districts enough for them.
+const DURATION = arg("duration", SMOKE ? 1 : 10);
+const WARMUP = arg("warmup", SMOKE ? 1 : 2);
+const CONNECTIONS = arg("connections", SMOKE ? 4 : 50);
+const DISTRICTS = arg("districts", SMOKE ? 2_000 : 30_000);
 const COST = 6;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const BENCH_DB = "edmarket_unlock_bench";
+const BENCH_DB = SMOKE ? "edmarket_unlock_bench_smoke" : "edmarket_unlock_bench";
 const RESULTS_FILE = path.join(packageRoot, "bench/results/unlock.json");
 const README_FILE = path.join(packageRoot, "bench/README.md");
 
@@ -201,8 +202,7 @@ async function main(): Promise<void> {
     },
     results,
   };
-  fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-  fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(summary, null, 2)}\n`);
+  writeResults(RESULTS_FILE, summary);
   const row = (name: string, r: Record<string, unknown>) =>
     `| ${name} | ${r.unlocks_per_second} | ${r.latency_p50_ms} | ${r.latency_p99_ms} | ${r.ok} |`;
   rewriteReadmeBlock(README_FILE, "unlock-results", [
