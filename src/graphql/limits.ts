@@ -33,6 +33,13 @@ import {
 /** A list field without a `limit` (trend, rows ...) counts this many items. */
 const NESTED_LIST_FACTOR = 10;
 
+/**
+ * An argument's own cost (its `argumentCost` extension; e.g. `metricQuery`, src/features/metrics): the work its
+ * value asks for, given the field's page size, added to the field's cost. Must not throw: an invalid value
+ * costs 0 here and is refused by its resolver with its own message.
+ */
+export type ArgumentCost = (value: unknown, limit: number) => number;
+
 export interface GraphQLLimits {
   maxDepth: number;
   maxCost: number;
@@ -211,7 +218,8 @@ export function checkVariableText(variables: Record<string, unknown> | undefined
  * Cost: object-typed fields, multiplied through lists. A list counts `limit` times (the limit argument of
  * the list field, or of the page field that holds it, e.g. districts(limit) { data }), or 10 times for
  * nested lists without a limit. `limit` is read from literals, variable values, variable defaults and
- * the argument's default, in that order. Every root field costs at least 1.
+ * the argument's default, in that order. Every root field costs at least 1. An argument with an
+ * `argumentCost` extension adds what it returns for its value (a metric query's lookups).
  *
  * A selection set's cost is `fixed + perItem * L`, where L is the item count of the page it sits in
  * (the enclosing page field's limit, else 10): fragments are costed once as such a pair.
@@ -238,6 +246,22 @@ export function operationCost(
     return typeof value === "number" && value > 0 ? value : undefined;
   };
 
+  // Work an argument asks for beyond the rows it returns (a metric query's per-record lookups): the
+  // argument's `argumentCost` extension, given its value and the field's page size.
+  const argumentWork = (node: FieldNode, field: GraphQLField<unknown, unknown>, limit: number | undefined): number => {
+    let work = 0;
+    for (const arg of node.arguments ?? []) {
+      const cost = field.args.find((a) => a.name === arg.name.value)?.extensions?.argumentCost;
+      if (typeof cost !== "function") continue;
+      const value =
+        arg.value.kind === Kind.VARIABLE
+          ? (variables[arg.value.name.value] ?? defaults.get(arg.value.name.value))
+          : valueFromASTUntyped(arg.value, variables);
+      work += (cost as ArgumentCost)(value, limit ?? NESTED_LIST_FACTOR);
+    }
+    return work;
+  };
+
   type Pair = [fixed: number, perItem: number];
   const evaluate = ([fixed, perItem]: Pair, items: number | undefined) => fixed + perItem * (items ?? NESTED_LIST_FACTOR);
   const costOf = (type: GraphQLCompositeType, set: SelectionSetNode | undefined): Pair => {
@@ -251,9 +275,10 @@ export function operationCost(
         if (!field || !named || !isCompositeType(named)) continue;
         const limit = limitOf(sel, field);
         const inner = costOf(named, sel.selectionSet);
-        if (!isListType(getNullableType(field.type))) part = [1 + evaluate(inner, limit), 0];
-        else if (limit !== undefined) part = [limit * (1 + evaluate(inner, undefined)), 0];
-        else part = [0, 1 + evaluate(inner, undefined)];
+        const work = argumentWork(sel, field, limit);
+        if (!isListType(getNullableType(field.type))) part = [1 + work + evaluate(inner, limit), 0];
+        else if (limit !== undefined) part = [work + limit * (1 + evaluate(inner, undefined)), 0];
+        else part = [0, 1 + work + evaluate(inner, undefined)];
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
         part = costOf(sel.typeCondition ? (schema.getType(sel.typeCondition.name.value) as GraphQLCompositeType) : type, sel.selectionSet);
       } else {

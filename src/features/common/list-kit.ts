@@ -15,6 +15,7 @@ import type { SqlParams } from "../../db/sql";
 import { AppError, BadRequestError } from "../../graphql/errors";
 import { snake } from "../../graphql/naming";
 import type { Notice } from "../../graphql/notices";
+import { metricQueryCost } from "../metrics/metric-query";
 import { Pagination, pagination } from "./common.type";
 
 // ---------------------------------------------------------------------------------------------------
@@ -78,6 +79,8 @@ export function ListArgs<F, O extends string>(options: ListArgsOptions<F, O>): C
   Extensions({ range: { minimum: 0 } })(ListArgsType.prototype, "offset");
   if (options.metricQuery) {
     field("metricQuery", () => String);
+    // Its lookups count in the query cost (src/graphql/limits.ts reads `argumentCost`).
+    Extensions({ argumentCost: metricQueryCost })(ListArgsType.prototype, "metricQuery");
   }
   ArgsType()(ListArgsType);
   return ListArgsType as ClassType<ListArgsOf<F, O>>;

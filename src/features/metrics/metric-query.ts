@@ -231,6 +231,40 @@ export function parseMetricQuery(entity: MetricEntity, raw: string): MetricQuery
   };
 }
 
+// ------------------------------------------------------------------------------------------------- cost
+
+/**
+ * Records a filter or sort point is assumed to be evaluated for: they run for every record the list's
+ * plain filters leave (the whole table without them), which the cost analysis cannot know before running.
+ */
+export const METRIC_SCAN_ROWS = 10_000;
+
+/**
+ * The work of a metric query, in the cost limit's units (src/graphql/limits.ts `argumentCost`; docs/limits.md):
+ * each point is one index lookup per record (`change`: two), a select's for each record of the page
+ * (`limit`), a filter's and the sort's for METRIC_SCAN_ROWS records. Counted from the JSON's shape alone; a
+ * query that does not parse, or one parseMetricQuery refuses for its size, costs 0 here and is refused there.
+ */
+export function metricQueryCost(raw: unknown, limit: number): number {
+  if (typeof raw !== "string" || raw.length > METRIC_QUERY_MAX_LENGTH * 2) return 0;
+  let query: Json;
+  try {
+    query = JSON.parse(raw);
+  } catch {
+    return 0;
+  }
+  if (!isObject(query)) return 0;
+  const lookups = (item: Json): number => (isObject(item) && item.change !== undefined ? 2 : 1);
+  const items = (list: Json): Json[] | null =>
+    list === undefined ? [] : Array.isArray(list) && list.length <= METRIC_QUERY_MAX_ITEMS ? list : null;
+  const [select, filters] = [items(query.select), items(query.filters)];
+  if (!select || !filters) return 0;
+  const sort = query.sort === undefined || query.sort === null ? 0 : lookups(query.sort);
+  const perPage = select.reduce((n: number, item) => n + lookups(item), 0);
+  const perScan = filters.reduce((n: number, item) => n + lookups(item), sort);
+  return perPage * limit + perScan * METRIC_SCAN_ROWS;
+}
+
 // -------------------------------------------------------------------------------------------- compiling
 
 const COMPARISON_SQL: Record<ComparisonOp, string> = { eq: "=", neq: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=" };
