@@ -18,7 +18,9 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from "graphql";
+import { clip, echo } from "../src/graphql/errors";
 import { camel, snake } from "../src/graphql/naming";
+import { expectation } from "../src/graphql/variables";
 
 export class ParameterError extends Error {}
 
@@ -37,8 +39,16 @@ export function operationVariables(schema: GraphQLSchema, operation: OperationDe
   return specs;
 }
 
+/**
+ * One parameter's string as the value of its variable's type. Messages name the parameter as the caller
+ * wrote it, say what the type expects in REST words (an enum's values listed, no GraphQL type names) and echo
+ * the value clipped (`echo`, the same on every face).
+ */
 export function coerceString(param: string, raw: string, type: GraphQLInputType): unknown {
   const inner = isNonNullType(type) ? type.ofType : type;
+  const refuse = (): never => {
+    throw new ParameterError(`${param} ${expectation(inner)}; got ${echo(raw)}`);
+  };
   if (isListType(inner)) {
     const items = raw
       .split(",")
@@ -49,23 +59,21 @@ export function coerceString(param: string, raw: string, type: GraphQLInputType)
   }
   if (isEnumType(inner)) {
     const values = inner.getValues().map((v) => v.name);
-    if (!values.includes(raw)) throw new ParameterError(`${param} must be one of ${values.join(", ")}; got "${raw}"`);
+    if (!values.includes(raw)) refuse();
     return raw;
   }
   if (inner === GraphQLInt) {
     const n = Number(raw);
-    if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || Math.abs(n) > 2147483647) {
-      throw new ParameterError(`${param} must be an integer; got "${raw}"`);
-    }
+    if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n > 2147483647 || n < -2147483648) refuse();
     return n;
   }
   if (inner === GraphQLFloat) {
     const n = Number(raw);
-    if (raw.trim() === "" || !Number.isFinite(n)) throw new ParameterError(`${param} must be a number; got "${raw}"`);
+    if (raw.trim() === "" || !Number.isFinite(n)) refuse();
     return n;
   }
   if (inner === GraphQLBoolean) {
-    if (raw !== "true" && raw !== "false") throw new ParameterError(`${param} must be true or false; got "${raw}"`);
+    if (raw !== "true" && raw !== "false") refuse();
     return raw === "true";
   }
   if (inner === GraphQLString || inner === GraphQLID) {
@@ -74,11 +82,13 @@ export function coerceString(param: string, raw: string, type: GraphQLInputType)
     return raw;
   }
   if (isScalarType(inner)) {
+    let value: unknown;
     try {
-      return inner.parseValue(raw);
-    } catch (error) {
-      throw new ParameterError(`${param} ${(error as Error).message.replace(/^\w+ cannot represent[^:]*:?\s*/i, "is invalid: ")}`.trim());
+      value = inner.parseValue(raw);
+    } catch {
+      refuse();
     }
+    return value;
   }
   throw new Error(`parameter ${param}: unsupported variable type ${String(inner)}`);
 }
@@ -95,16 +105,18 @@ export function coerceParameters(
     const spec = variables.get(camel(param));
     // REST names are snake_case only: `minRatio` is not another spelling of `min_ratio`.
     if (!spec || reserved.has(spec.name) || snake(spec.name) !== param) {
-      unknown.push(param);
+      unknown.push(clip(param));
       continue;
     }
     if (Array.isArray(value)) throw new ParameterError(`${param} must be given once`);
-    if (typeof value !== "string") throw new ParameterError(`${param} must be a string`);
+    if (typeof value !== "string") throw new ParameterError(`${param} must be a string; got ${echo(value)}`);
     out[spec.name] = coerceString(param, value, spec.type);
   }
   if (unknown.length) {
     const allowed = [...variables.keys()].filter((v) => !reserved.has(v)).map(snake);
-    throw new ParameterError(`unknown parameter${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; allowed: ${allowed.join(", ")}`);
+    throw new ParameterError(
+      `unknown parameter${unknown.length > 1 ? "s" : ""} ${clip(unknown.join(", "), 200)}; allowed: ${allowed.join(", ")}`,
+    );
   }
   return out;
 }

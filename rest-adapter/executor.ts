@@ -5,9 +5,11 @@
  */
 import type { Request, Response } from "express";
 import type { DocumentNode, GraphQLError, GraphQLFormattedError } from "graphql";
-import { maskError } from "../src/graphql/errors";
+import { clip, maskError } from "../src/graphql/errors";
 import type { RestAdapterHost } from "../src/graphql/execution";
 import type { Notice } from "../src/graphql/notices";
+import { snake } from "../src/graphql/naming";
+import { VariableValueError } from "../src/graphql/variables";
 
 export interface RestResult {
   data?: Record<string, unknown> | null;
@@ -37,9 +39,26 @@ export async function executeRoute(
     notices: result.notices,
     data: result.data as Record<string, unknown> | null | undefined,
     errors: result.errors?.map((error) => {
+      if (error instanceof VariableValueError) return { message: restMessage(error), extensions: { code: "BAD_USER_INPUT" } };
       const formatted = (error as GraphQLError).toJSON?.() ?? (error as unknown as GraphQLFormattedError);
       if (requestError && !formatted.extensions?.code) return { ...formatted, extensions: { ...formatted.extensions, code: requestError } };
       return maskError(formatted, error);
     }),
   };
+}
+
+/**
+ * A refused variable value in REST's words: the JSON body's `input` is named by its body properties
+ * (`body property entity_ids[0]`, `unknown body property colour`), any other variable by its parameter
+ * (`limit`, `brief_id`), all snake_case as the caller wrote them; never GraphQL's variable or type names.
+ */
+export function restMessage(error: VariableValueError): string {
+  // Body keys were camelCased from the caller's snake_case (router.ts camelKeys), so snake() gives them back as sent.
+  const path = error.at.map((key) => (typeof key === "number" ? `[${key}]` : `.${snake(key)}`)).join("");
+  if (error.variable === "input" && path) {
+    const property = clip(path.slice(1));
+    return error.problem === "unknown" ? `unknown body property ${property}` : error.describe(`body property ${property}`);
+  }
+  const parameter = clip(`${snake(error.variable)}${path}`);
+  return error.problem === "unknown" ? `unknown parameter ${parameter}` : error.describe(parameter);
 }

@@ -13,7 +13,7 @@ import {
   type GraphQLFormattedError,
   type GraphQLInputType,
 } from "graphql";
-import { fromGraphQLError, httpError } from "../src/graphql/errors";
+import { clip, fromGraphQLError, httpError } from "../src/graphql/errors";
 import { ifNoneMatchMatches, methodNotAllowed, weakEtag } from "../src/http/conventions";
 import type { RestAdapterHost } from "../src/graphql/execution";
 import { camel, snake } from "../src/graphql/naming";
@@ -60,7 +60,7 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
             const extra = Object.keys(bodyObject(req.body));
             if (extra.length)
               throw new ParameterError(
-                `unknown body propert${extra.length > 1 ? "ies" : "y"} ${extra.join(", ")}; this route takes no body`,
+                `unknown body propert${extra.length > 1 ? "ies" : "y"} ${clip(extra.join(", "), 200)}; this route takes no body`,
               );
           }
         }
@@ -76,7 +76,7 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
       if (result.errors?.length) return send(res, fromGraphQLError(restNames(result.errors[0])));
       let value: unknown = result.data;
       for (const key of spec.select) value = (value as Record<string, unknown> | null)?.[key] ?? null;
-      if (value === null) return send(res, httpError("NOT_FOUND", `${req.path} not found`));
+      if (value === null) return send(res, httpError("NOT_FOUND", `${clip(req.path, 200)} not found`));
       if (spec.respond) {
         const { status, body } = spec.respond(value as Record<string, unknown>);
         return sendJson(res, status, body);
@@ -97,45 +97,11 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
 }
 
 /**
- * An unknown input field, as graphql-jit words it (`Variable "$input" got invalid value {...}; Field "noSuchField"
- * is not defined by type UpdateSchoolInput.`, naming the enclosing field instead of $input when nested) and as
- * graphql-js does (`... at "input.address"; Field "zipCode" is not defined by type "AddressInput". Did you mean ...?`).
- * Anchored at the end: the echoed value is the caller's and may contain anything.
- */
-const UNKNOWN_FIELD =
-  /^Variable "\$(\w+)" got invalid value [\s\S]*?(?: at "([\w.[\]]+)")?; Field "(\w+)" is not defined by type "?\w+"?\.(?: Did you mean [^;]*)?$/;
-
-/**
- * A missing required input field, as graphql-jit words it (`...; Field value.name of required type String! was not
- * provided.`) and as graphql-js does (`... at "input.address"; Field "name" of required type "String!" was not provided.`).
- */
-const MISSING_FIELD =
-  /^Variable "\$(\w+)" got invalid value [\s\S]*?(?: at "([\w.[\]]+)")?; Field "?(?:value\.)?([\w.]+)"? of required type "?[\w![\]]+"? was not provided\.$/;
-
-/**
- * GraphQL's own input errors name variables and input paths in camelCase ("$input" at "input.studentCount");
- * REST callers sent snake_case, so name the parameter or body property as they wrote it.
+ * Refused variable values are worded with REST names by the executor (restMessage); a GraphQL message that
+ * still names a variable (the compiled query's own parsing) names the parameter instead.
  */
 function restNames(error: GraphQLFormattedError): GraphQLFormattedError {
-  const unknown = UNKNOWN_FIELD.exec(error.message);
-  if (unknown) {
-    const [, variable, at, field] = unknown;
-    const parents = at ? at.split(".").slice(1) : variable === "input" ? [] : [variable];
-    return { ...error, message: `unknown body property ${[...parents, field].map(snake).join(".")}` };
-  }
-  const missing = MISSING_FIELD.exec(error.message);
-  if (missing) {
-    const [, variable, at, field] = missing;
-    const parents = at ? at.split(".").slice(1) : variable === "input" ? [] : [variable];
-    return { ...error, message: `body property ${[...parents, ...field.split(".")].map(snake).join(".")} is required` };
-  }
-  const message = error.message
-    .replace(
-      /Variable "\$input" got invalid value (.*?) at "input\.([\w.]+)"; /,
-      (_m, value: string, path: string) => `body property ${path.split(".").map(snake).join(".")} got invalid value ${value}: `,
-    )
-    .replace(/Variable "\$(\w+)"/g, (_m, name: string) => `parameter ${snake(name)}`);
-  return { ...error, message };
+  return { ...error, message: error.message.replace(/Variable "\$(\w+)"/g, (_m, name: string) => `parameter ${snake(name)}`) };
 }
 
 /**
@@ -184,7 +150,7 @@ function camelKeys(value: unknown, type: GraphQLInputType | undefined): unknown 
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => {
       // snake_case only: `entityType` is not another spelling of `entity_type`.
-      if (snake(camel(key)) !== key) throw new ParameterError(`unknown body property ${key}`);
+      if (snake(camel(key)) !== key) throw new ParameterError(`unknown body property ${clip(key)}`);
       return [camel(key), camelKeys(item, fields ? fields[camel(key)]?.type : undefined)];
     }),
   );

@@ -239,8 +239,10 @@ function operationAdmission(engine: ExecutionEngine): ApolloServerPlugin<Context
       return {
         async didResolveOperation({ document, operation, request }) {
           if (!operation) return;
-          requested = engine.cost(document, operation, request.variables);
-          engine.admit(document, operation, request.variables, requested);
+          // Variable values first (a refused one is BAD_USER_INPUT naming it), then the cost they ask for.
+          const variables = engine.variables(operation, request.variables);
+          requested = engine.cost(document, operation, variables);
+          engine.admit(document, operation, variables, requested);
         },
         async willSendResponse({ response, contextValue }) {
           const cost = { requested, limit: engine.maxCost };

@@ -24,6 +24,24 @@ export type ErrorCode =
   | "CLIENT_CLOSED_REQUEST"
   | "INTERNAL_SERVER_ERROR";
 
+/**
+ * A client's value echoed in a message, on every face (REST, GraphQL, MCP): at most `max` characters, with
+ * its length when longer, so a 100k-character argument is not sent back whole.
+ */
+export const clip = (value: string, max = 80): string =>
+  value.length > max ? `${value.slice(0, max)}… (${value.length} characters)` : value;
+
+/** A client's value as JSON text (strings quoted), clipped; `undefined` and unserializable values as their String(). */
+export function echo(value: unknown, max = 80): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = undefined;
+  }
+  return clip(text ?? String(value), max);
+}
+
 export class AppError extends GraphQLError {
   constructor(
     readonly code: ErrorCode,

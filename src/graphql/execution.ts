@@ -24,9 +24,11 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import type { Request, Response, Router } from "express";
 import type { Context } from "./context";
 import { restDocument, restSchema, serializeTimestamp, serializeUuid } from "./fields";
+import { AppError, clip } from "./errors";
 import { checkOperationCost, checkVariableText, operationCost } from "./limits";
 import type { Notice } from "./notices";
 import { DateTimeScalar, UUIDScalar } from "./scalars";
+import { coerceVariables } from "./variables";
 
 /** Introspection answers from the public schema (camelCase names), not from restSchema. */
 const INTROSPECTION = /\b__(schema|type)\b/;
@@ -106,12 +108,19 @@ export class ExecutionEngine {
     context: Context;
     variables?: Record<string, unknown>;
   }): Promise<ExecutionResult> {
+    // operationAdmission checked the values already; this fills in the defaults the compiled query would miss.
+    let variables: Record<string, unknown>;
+    try {
+      variables = this.variables(getOperationAST(request.document, request.operationName)!, request.variables);
+    } catch (error) {
+      return { errors: [error as GraphQLError] };
+    }
     if (INTROSPECTION.test(request.source)) {
       return execute({
         schema: this.schema,
         document: request.document,
         contextValue: request.context,
-        variableValues: request.variables,
+        variableValues: variables,
         operationName: request.operationName,
       });
     }
@@ -121,7 +130,15 @@ export class ExecutionEngine {
       query = this.compile(request.document, request.operationName, "document");
       this.clientOperations.set(key, query);
     }
-    return query.query(undefined, request.context, request.variables ?? {}) as Promise<ExecutionResult>;
+    return coded(await (query.query(undefined, request.context, variables) as Promise<ExecutionResult>));
+  }
+
+  /**
+   * The operation's variable values with their defaults, or a VariableValueError (BAD_USER_INPUT) naming the
+   * first refused one (src/graphql/variables.ts). Every face runs this before cost and execution.
+   */
+  variables(operation: OperationDefinitionNode, values: Record<string, unknown> | null | undefined): Record<string, unknown> {
+    return coerceVariables(this.schema, operation, values);
   }
 
   /**
@@ -152,14 +169,16 @@ export class ExecutionEngine {
     if (!this.restOperations.has(document)) this.prepareRest(document);
     const { query, operation } = this.restOperations.get(document)!;
     let cost: number | undefined;
+    let values: Record<string, unknown>;
     try {
-      cost = this.cost(document, operation, variables);
-      this.admit(document, operation, variables, cost);
+      values = this.variables(operation, variables);
+      cost = this.cost(document, operation, values);
+      this.admit(document, operation, values, cost);
     } catch (error) {
       return { errors: [error as GraphQLError], cost };
     }
     const ctx = context();
-    const result = (await query.query(undefined, ctx, variables)) as ExecutionResult;
+    const result = coded((await query.query(undefined, ctx, values)) as ExecutionResult);
     return { ...result, cost, ...(ctx.notices?.length ? { notices: ctx.notices } : {}) };
   }
 
@@ -184,6 +203,18 @@ export class ExecutionEngine {
     checkVariableText(variables);
     return checked;
   }
+}
+
+/**
+ * Errors of a result without data come from the compiled query's own variable parsing (values
+ * `coerceVariables` accepted and graphql-jit did not): the client's input, so BAD_USER_INPUT, never masked
+ * as internal errors.
+ */
+function coded(result: ExecutionResult): ExecutionResult {
+  if (result.data !== undefined || !result.errors?.length) return result;
+  return {
+    errors: result.errors.map((error) => (error.extensions?.code ? error : new AppError("BAD_USER_INPUT", clip(error.message, 500)))),
+  };
 }
 
 /** What the REST adapter gets: the engine and the per-request context of an authenticated request. */

@@ -242,7 +242,12 @@ export function operationCost(
       const name = arg.value.name.value;
       value = variables[name] ?? defaults.get(name);
     }
-    if (typeof value !== "number") value = field.args.find((a) => a.name === "limit")?.defaultValue;
+    const definition = field.args.find((a) => a.name === "limit");
+    if (typeof value !== "number") value = definition?.defaultValue;
+    // A page size beyond the list's own bounds is refused as such (naming `limit`), not as the cost it would make.
+    const range = definition?.extensions?.range as { minimum?: number; maximum?: number } | undefined;
+    if (typeof value === "number" && range?.maximum !== undefined && (value < (range.minimum ?? 1) || value > range.maximum))
+      throw limitError(`limit must be an integer from ${range.minimum ?? 1} to ${range.maximum}`);
     return typeof value === "number" && value > 0 ? value : undefined;
   };
 

@@ -94,7 +94,7 @@ describe("projects and lists", () => {
         [{ name: "Fine", icp: "text" }, /^icp must be a JSON object or null$/],
         [{ name: "Fine", icp: 3 }, /^icp must be a JSON object or null$/],
         [{ name: "Fine", colour: "red" }, /^unknown body property colour$/],
-        [{ name: 5 }, /^parameter name got invalid value 5/],
+        [{ name: 5 }, /^body property name must be a string; got 5$/],
         [{ icp: {} }, /^body property name is required$/],
         [{}, /^body property name is required$/],
         [[{ name: "x" }], /^the request body must be a JSON object$/],
@@ -208,7 +208,7 @@ describe("projects and lists", () => {
       const items = await count("list_items");
 
       const createCases: [unknown, RegExp][] = [
-        [{ name: "x", entity_type: "county" }, /entity_type got invalid value "county"/],
+        [{ name: "x", entity_type: "county" }, /^body property entity_type must be one of district, school, contact; got "county"$/],
         [{ name: "x", entity_type: "District" }, /entity_type/],
         [{ name: "x" }, /^body property entity_type is required$/],
         [{ entity_type: "school" }, /^body property name is required$/],
@@ -224,7 +224,7 @@ describe("projects and lists", () => {
       const itemCases: [unknown, RegExp, Body?][] = [
         [{ entity_ids: [] }, /^entity_ids must hold at least one id$/],
         [{ entity_ids: many }, /^entity_ids may hold at most 1000 ids per call, got 1001$/],
-        [{ entity_ids: ["not-a-uuid"] }, /entity_ids got invalid value "not-a-uuid"/],
+        [{ entity_ids: ["not-a-uuid"] }, /^body property entity_ids\[0\] must be a UUID; got "not-a-uuid"$/],
         [{}, /^body property entity_ids is required$/],
         [{ entity_ids: [d.beta], note: "x" }, /^unknown body property note$/],
         // Schools are no districts; nothing is added, the valid id included.

@@ -46,7 +46,9 @@ describe("REST string parameters -> GraphQL variables (rest-adapter/coerce.ts)",
     expect(coerceString("limit", " 7 ", GraphQLInt)).toBe(7);
     expect(coerceString("limit", "2147483647", GraphQLInt)).toBe(2147483647);
     for (const raw of ["1.5", "1e3", "", "ten", "0x10", "2147483648", "99999999999999999999"]) {
-      expect(() => coerceString("limit", raw, GraphQLInt)).toThrow(new ParameterError(`limit must be an integer; got "${raw}"`));
+      expect(() => coerceString("limit", raw, GraphQLInt)).toThrow(
+        new ParameterError(`limit must be an integer from -2147483648 to 2147483647; got "${raw}"`),
+      );
     }
   });
 
@@ -55,7 +57,9 @@ describe("REST string parameters -> GraphQL variables (rest-adapter/coerce.ts)",
     expect(coerceString("min_ratio", "1e3", GraphQLFloat)).toBe(1000);
     expect(coerceString("min_ratio", "-0.25", GraphQLFloat)).toBe(-0.25);
     for (const raw of ["", " ", "abc", "Infinity", "NaN"]) {
-      expect(() => coerceString("min_ratio", raw, GraphQLFloat)).toThrow(new ParameterError(`min_ratio must be a number; got "${raw}"`));
+      expect(() => coerceString("min_ratio", raw, GraphQLFloat)).toThrow(
+        new ParameterError(`min_ratio must be a finite number; got "${raw}"`),
+      );
     }
   });
 
@@ -83,15 +87,20 @@ describe("REST string parameters -> GraphQL variables (rest-adapter/coerce.ts)",
     expect(coerceString("state", "NE,IA", new GraphQLList(GraphQLString))).toEqual(["NE", "IA"]);
     expect(coerceString("limits", "1, 2", new GraphQLNonNull(new GraphQLList(GraphQLInt)))).toEqual([1, 2]);
     expect(() => coerceString("state", " , ", new GraphQLList(GraphQLString))).toThrow("state must be a non-empty comma-separated list");
-    expect(() => coerceString("limits", "1,x", new GraphQLList(GraphQLInt))).toThrow('limits must be an integer; got "x"');
+    expect(() => coerceString("limits", "1,x", new GraphQLList(GraphQLInt))).toThrow(
+      'limits must be an integer from -2147483648 to 2147483647; got "x"',
+    );
   });
 
-  it("custom scalars parse with their own rules; the error names the parameter", () => {
+  it("custom scalars parse with their own rules; the error names the parameter in REST words, the value clipped", () => {
     expect(coerceString("grant_end_after", "2024-06-30", DateScalar)).toBe("2024-06-30");
     expect(() => coerceString("grant_end_after", "30/06/2024", DateScalar)).toThrow(
-      'grant_end_after must be a date YYYY-MM-DD, got "30/06/2024"',
+      'grant_end_after must be a date YYYY-MM-DD; got "30/06/2024"',
     );
-    expect(() => coerceString("id", "not-a-uuid", UUIDScalar)).toThrow(new ParameterError("id Value is not a valid UUID: not-a-uuid"));
+    expect(() => coerceString("id", "not-a-uuid", UUIDScalar)).toThrow(new ParameterError('id must be a UUID; got "not-a-uuid"'));
+    expect(() => coerceString("id", "x".repeat(100), UUIDScalar)).toThrow(
+      new ParameterError(`id must be a UUID; got "${"x".repeat(79)}… (102 characters)`),
+    );
   });
 
   it("maps snake_case parameters onto camelCase variables", () => {

@@ -12,7 +12,7 @@
 import DataLoader from "dataloader";
 import { ArgsType, Extensions, Field, Int, ObjectType, type ClassType } from "type-graphql";
 import type { SqlParams } from "../../db/sql";
-import { AppError, BadRequestError } from "../../graphql/errors";
+import { AppError, BadRequestError, echo } from "../../graphql/errors";
 import { snake } from "../../graphql/naming";
 import type { Notice } from "../../graphql/notices";
 import { metricQueryCost } from "../metrics/metric-query";
@@ -466,7 +466,7 @@ export function checkRange(name: string, min: number | undefined | null, max: nu
 export const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function checkState(state: string): string {
-  if (!/^[A-Za-z]{2}$/.test(state)) throw new BadRequestError(`state must be a two-letter abbreviation, got "${state}"`);
+  if (!/^[A-Za-z]{2}$/.test(state)) throw new BadRequestError(`state must be a two-letter abbreviation, got ${echo(state)}`);
   return state.toUpperCase();
 }
 

@@ -9,7 +9,7 @@
  */
 import type { Db } from "../../db/client";
 import { SqlParams } from "../../db/sql";
-import { BadRequestError } from "../../graphql/errors";
+import { BadRequestError, echo } from "../../graphql/errors";
 import {
   checkList,
   checkRange,
@@ -64,7 +64,7 @@ function contractorPatterns(raw: string): string[] {
 function checkKind(kind: string): string {
   const k = kind.toLowerCase();
   if (!(OPERATOR_KINDS as readonly string[]).includes(k)) {
-    throw new BadRequestError(`kind must be one of ${OPERATOR_KINDS.join(", ")} (any case); got "${kind}"`);
+    throw new BadRequestError(`kind must be one of ${OPERATOR_KINDS.join(", ")} (any case); got ${echo(kind)}`);
   }
   return k;
 }

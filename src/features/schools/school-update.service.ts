@@ -5,7 +5,7 @@
  */
 import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../../graphql/errors";
+import { BadRequestError, ConflictError, echo, ForbiddenError, NotFoundError } from "../../graphql/errors";
 import { snake } from "../../graphql/naming";
 import type { Viewer } from "../auth/viewer";
 import type { UpdateSchoolInput } from "./school-update.inputs";
@@ -23,12 +23,12 @@ const text = (key: Key, value: unknown): string => {
 };
 const stateCode = (key: Key, value: unknown): string => {
   const v = text(key, value);
-  if (!/^[A-Za-z]{2}$/.test(v)) throw new BadRequestError(`${snake(key)} must be a two-letter state abbreviation, got "${v}"`);
+  if (!/^[A-Za-z]{2}$/.test(v)) throw new BadRequestError(`${snake(key)} must be a two-letter state abbreviation, got ${echo(v)}`);
   return v.toUpperCase();
 };
 const zip = (key: Key, value: unknown): string => {
   const v = text(key, value);
-  if (!/^\d{5}(-\d{4})?$/.test(v)) throw new BadRequestError(`${snake(key)} must be a ZIP code 12345 or 12345-6789, got "${v}"`);
+  if (!/^\d{5}(-\d{4})?$/.test(v)) throw new BadRequestError(`${snake(key)} must be a ZIP code 12345 or 12345-6789, got ${echo(v)}`);
   return v;
 };
 const url = (key: Key, value: unknown): string => {
@@ -40,7 +40,7 @@ const url = (key: Key, value: unknown): string => {
     /* reported below */
   }
   if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
-    throw new BadRequestError(`${snake(key)} must be an http(s) URL, got "${v}"`);
+    throw new BadRequestError(`${snake(key)} must be an http(s) URL, got ${echo(v)}`);
   }
   return v;
 };
@@ -97,7 +97,7 @@ export function gradeSpan(key: Key, value: unknown): { span: string; low: string
   const from = low ? GRADES.indexOf(low) : -1;
   const to = high ? GRADES.indexOf(high) : -1;
   if (parts.length > 2 || from < 0 || to < 0 || to < from) {
-    throw new BadRequestError(`${snake(key)} must be a grade span LOW-HIGH of PK, KG, 01-13 (e.g. KG-05), got "${v}"`);
+    throw new BadRequestError(`${snake(key)} must be a grade span LOW-HIGH of PK, KG, 01-13 (e.g. KG-05), got ${echo(v)}`);
   }
   const buckets = [...new Set(GRADES.slice(from, to + 1).map(bucketOf))];
   return { span: `${GRADES[from]}-${GRADES[to]}`, low: GRADES[from], high: GRADES[to], buckets };
