@@ -8,6 +8,7 @@ import type { RestAdapterFactory } from "../graphql/execution";
 import { migrate } from "../db/migrate";
 import { createApiKey, revokeApiKeys } from "../features/auth/api-key.service";
 import { createOrganization, createProject, grantCredits } from "../features/organizations/organization.service";
+import { MAX_CREDIT_GRANT } from "../features/credits/credits.service";
 import { AppError } from "../graphql/errors";
 import { openDatabase } from "../db/open";
 import { StartupError } from "../startup-error";
@@ -40,11 +41,17 @@ const withDb =
     }
   };
 
-const number = (args: ParsedArgs, name: string, required = true): number | undefined => {
+/**
+ * A whole number of credits from `min` to MAX_CREDIT_GRANT (issue 20 point 10): digits only, so 1.5, 1e20, 0x10,
+ * -3 or an empty value are refused here rather than read as some other number.
+ */
+const credits = (args: ParsedArgs, name: string, min: number, required = true): number | undefined => {
   const raw = flag(args, name, required);
   if (raw === undefined) return undefined;
+  const shown = JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}...` : raw);
+  if (!/^[0-9]+$/.test(raw)) throw new UsageError(`--${name} must be a whole number of credits (digits only), got ${shown}`);
   const value = Number(raw);
-  if (!Number.isFinite(value)) throw new UsageError(`--${name} must be a number`);
+  if (value < min || value > MAX_CREDIT_GRANT) throw new UsageError(`--${name} must be from ${min} to ${MAX_CREDIT_GRANT}, got ${shown}`);
   return value;
 };
 
@@ -62,7 +69,7 @@ const COMMANDS: Record<string, Command> = {
     const { organizationId } = await createOrganization(db, {
       name: flag(args, "name")!,
       plan: flag(args, "plan")!,
-      credits: number(args, "credits", false),
+      credits: credits(args, "credits", 0, false),
       entitlements: args.flags.get("entitlement") ?? [],
     });
     return { organization_id: organizationId };
@@ -72,7 +79,10 @@ const COMMANDS: Record<string, Command> = {
   "project create": withDb(async (db, args) => ({
     project_id: (await createProject(db, flag(args, "org")!, flag(args, "name")!)).projectId,
   })),
-  "credits grant": withDb(async (db, args) => grantCredits(db, flag(args, "org")!, number(args, "amount")!)),
+  "credits grant": async (args) => {
+    const amount = credits(args, "amount", 1)!; // refused before the database is opened
+    return withDb((db) => grantCredits(db, flag(args, "org")!, amount))(args);
+  },
   extract: withDb(async (db, args) => {
     const { extractCommand, ExtractUsageError } = await import("../features/extraction/extraction.cli");
     try {

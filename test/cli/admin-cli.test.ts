@@ -83,6 +83,46 @@ describe("edmarket admin CLI", () => {
     }
   });
 
+  /** A command that must fail: its exit code, stdout, and the one JSON object on stderr's last line. */
+  const refused = async (...args: string[]) => {
+    const failure = await run("node", ["scripts/run-ts.js", "bin/cli.ts", ...args], { cwd: root, env }).then(
+      () => null,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failure).not.toBeNull();
+    return { code: failure!.code, stdout: failure!.stdout, error: JSON.parse(failure!.stderr.trim().split("\n").at(-1)!) };
+  };
+
+  it("credits are whole numbers within bounds: refuses 1.5, 1e20 and other amounts; a large valid grant is exact (issue 20 point 10)", async () => {
+    const org = (await cli("org", "create", "--name", "Bounded", "--plan", "pro", "--credits", "100")).organization_id;
+    for (const amount of ["1.5", "1e20", "abc", "", "0x10", "-5", " 7", "1.0"]) {
+      const res = await refused("credits", "grant", "--org", org, `--amount=${amount}`);
+      expect([amount, res.code, res.stdout, res.error]).toEqual([
+        amount,
+        2,
+        "",
+        { error: "usage", message: `--amount must be a whole number of credits (digits only), got ${JSON.stringify(amount)}` },
+      ]);
+    }
+    for (const amount of ["0", "1000000000001", "100000000000000000000"]) {
+      const res = await refused("credits", "grant", "--org", org, "--amount", amount);
+      expect([res.code, res.error]).toEqual([2, { error: "usage", message: `--amount must be from 1 to 1000000000000, got "${amount}"` }]);
+    }
+    const fractional = await refused("org", "create", "--name", "Half", "--plan", "free", "--credits", "2.5");
+    expect(fractional.error).toEqual({ error: "usage", message: '--credits must be a whole number of credits (digits only), got "2.5"' });
+    expect(await cli("credits", "grant", "--org", org, "--amount", "1000000000000")).toEqual({ balance: 1_000_000_000_100 });
+    if (db) {
+      const ledger = await db.query(
+        `SELECT kind, amount::text AS amount FROM credit_ledger WHERE organization_id = $1 AND account = 'available' ORDER BY created_at`,
+        [org],
+      );
+      expect(ledger).toEqual([
+        { kind: "grant", amount: "100" },
+        { kind: "grant", amount: "1000000000000" },
+      ]);
+    }
+  });
+
   it("reports bad usage as a JSON error and a non-zero exit", async () => {
     const failure = await run("node", ["scripts/run-ts.js", "bin/cli.ts", "org", "create", "--name", "X", "--plan", "gold"], {
       cwd: root,

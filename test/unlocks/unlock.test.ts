@@ -79,9 +79,9 @@ describe("POST /unlock: instant, idempotent, pending, 402, batch, Idempotency-Ke
     const org = t.orgs.free;
     await t.db.prisma.$transaction(async (tx) => {
       const { grant } = await import("../../src/features/credits/credits.service");
-      await grant(tx, org, 0.5, "test");
+      await grant(tx, org, 1, "test"); // credits are whole numbers (issue 20 point 10)
     });
-    // spend down to 2 available: 100.5 - 6*16 = 4.5, then one more leaves < 6
+    // spend down: 101 - 6*16 = 5 available, then one more needs 6
     for (let i = 0; i < 16; i += 1) {
       const id = await insertDistrict(t.db, { status: "completed" });
       await t.post("/api/v1/unlock", { entity_type: "district", entity_id: id }, "free").expect(200);
@@ -92,7 +92,7 @@ describe("POST /unlock: instant, idempotent, pending, 402, batch, Idempotency-Ke
       error: "insufficient_credits",
       message: expect.any(String),
       statusCode: 402,
-      balance: 4.5,
+      balance: 5,
       required: 6,
     });
     expect((await t.get(`/api/v1/unlock-status/district/${id}`, "free").expect(200)).body.state).toBe("locked");
@@ -206,6 +206,6 @@ describe("POST /unlock: instant, idempotent, pending, 402, batch, Idempotency-Ke
       where: { organization_id: organizationId, status: "open" },
       _sum: { amount: true },
     });
-    expect(org.credit_balance - (held._sum.amount ?? 0)).toBe(0);
+    expect(Number(org.credit_balance) - Number(held._sum.amount ?? 0)).toBe(0); // BIGINT columns read as bigint
   });
 });

@@ -21,11 +21,16 @@
  * Every function taking `tx` runs inside the caller's transaction, after `lockOrganization`: the row lock
  * serializes every movement of one organization (on PGlite the single connection does too), so the check
  * "available >= amount" and the movement it allows cannot interleave with another.
+ *
+ * Credits are whole numbers (issue 20 point 10): the amounts and the cached balance are BIGINT columns, a grant
+ * is 1..MAX_CREDIT_GRANT and no grant takes a balance above MAX_CREDIT_BALANCE. The bound keeps every balance
+ * well within 2^53, so the JS numbers this module returns (JSON numbers over REST, GraphQL Float) are exact; a
+ * 1e20 balance in double precision had swallowed a 6-credit charge.
  */
 import crypto from "node:crypto";
 import type { Db } from "../../db/client";
 import type { Prisma } from "../../db/generated/client";
-import { AppError, NotFoundError } from "../../graphql/errors";
+import { AppError, BadRequestError, NotFoundError } from "../../graphql/errors";
 
 export type Tx = Prisma.TransactionClient;
 export type LedgerAccount = "available" | "held" | "issued" | "spent";
@@ -52,6 +57,19 @@ export class InsufficientCreditsError extends AppError {
   }
 }
 
+/** The most credits one grant may add. */
+export const MAX_CREDIT_GRANT = 1_000_000_000_000;
+/** The most credits an organization may own (1e15 < 2^53 ≈ 9.007e15: every balance is an exact JS number). */
+export const MAX_CREDIT_BALANCE = 1_000_000_000_000_000;
+
+/** Throws 400 unless `amount` is a whole number of credits a grant may add (1..MAX_CREDIT_GRANT). */
+export function checkGrantAmount(amount: number, name = "amount"): void {
+  if (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_CREDIT_GRANT)
+    throw new BadRequestError(
+      `${name} must be a whole number of credits from 1 to ${MAX_CREDIT_GRANT}, got ${String(amount).slice(0, 40)}`,
+    );
+}
+
 /** Transactions of the money path: long enough to wait behind other unlocks of the same organization. */
 export const MONEY_TX = { maxWait: 30_000, timeout: 60_000 } as const;
 
@@ -74,8 +92,9 @@ export async function creditSummary(client: Tx | Db["prisma"], organizationId: s
   const org = await client.organization.findUnique({ where: { id: organizationId }, select: { credit_balance: true } });
   const holds = await client.creditHold.aggregate({ where: { organization_id: organizationId, status: "open" }, _sum: { amount: true } });
   if (!org) throw new NotFoundError(`organization ${organizationId}`);
-  const balance = org.credit_balance;
-  const held = holds._sum.amount ?? 0;
+  // BIGINT columns come back as bigint; bounded by MAX_CREDIT_BALANCE, they convert exactly.
+  const balance = Number(org.credit_balance);
+  const held = Number(holds._sum.amount ?? 0);
   return { balance, held, available: balance - held };
 }
 
@@ -89,6 +108,8 @@ async function transfer(
   amount: number,
   refs: LedgerRefs,
 ): Promise<void> {
+  // A movement of anything but a positive whole number of credits is a bug of the caller, never written.
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error(`credit ledger: ${kind} of ${amount} credits refused`);
   const transferId = crypto.randomUUID();
   const common = {
     organization_id: organizationId,
@@ -116,9 +137,14 @@ async function transfer(
     });
 }
 
-/** Adds credits (from `issued`). Returns the new balance. */
+/** Adds credits (from `issued`): 1..MAX_CREDIT_GRANT, the balance at most MAX_CREDIT_BALANCE (else 400). Returns the new balance. */
 export async function grant(tx: Tx, organizationId: string, amount: number, note: string): Promise<number> {
-  await lockOrganization(tx, organizationId);
+  checkGrantAmount(amount);
+  const balance = await lockOrganization(tx, organizationId);
+  if (balance + amount > MAX_CREDIT_BALANCE)
+    throw new BadRequestError(
+      `a grant of ${amount} credits would take the balance of ${balance} above the limit of ${MAX_CREDIT_BALANCE} credits`,
+    );
   await transfer(tx, organizationId, "grant", "issued", "available", amount, { note });
   return (await creditSummary(tx, organizationId)).balance;
 }
@@ -181,9 +207,10 @@ export async function settleHold(tx: Tx, holdId: string, outcome: HoldSettlement
   });
   if (!settled) return null;
   const refs = { holdId, entityType: settled.entity_type, entityId: settled.entity_id, note };
-  if (outcome === "committed") await transfer(tx, settled.organization_id, "hold_commit", "held", "spent", settled.amount, refs);
-  else await transfer(tx, settled.organization_id, "hold_release", "held", "available", settled.amount, refs);
-  return settled.amount;
+  const amount = Number(settled.amount);
+  if (outcome === "committed") await transfer(tx, settled.organization_id, "hold_commit", "held", "spent", amount, refs);
+  else await transfer(tx, settled.organization_id, "hold_release", "held", "available", amount, refs);
+  return amount;
 }
 
 /** Open holds past their expiry (the sweeper settles them one transaction each). */

@@ -10,7 +10,7 @@ import { BadRequestError, NotFoundError } from "../../graphql/errors";
 import type { Env } from "../../config/env";
 import { PLANS, type Plan, type Viewer } from "../auth/viewer";
 import { checkProjectInput, createProject as createProjectOf } from "../projects/project.service";
-import { creditSummary, grant, MONEY_TX } from "../credits/credits.service";
+import { checkGrantAmount, creditSummary, grant, MONEY_TX } from "../credits/credits.service";
 import { followSlotLimit, followSlotsUsed } from "../follows/follow.service";
 import type { Organization } from "./organization.type";
 
@@ -25,7 +25,7 @@ export async function createOrganization(db: Db, input: CreateOrganizationInput)
   if (!input.name?.trim()) throw new BadRequestError("name is required");
   if (!PLANS.includes(input.plan as Plan)) throw new BadRequestError(`plan must be one of ${PLANS.join(", ")}`);
   const credits = input.credits ?? 0;
-  if (!Number.isFinite(credits) || credits < 0) throw new BadRequestError("credits must be a number >= 0");
+  if (credits !== 0) checkGrantAmount(credits, "credits"); // whole credits, 0 for none (issue 20 point 10)
   return db.prisma.$transaction(async (tx) => {
     const org = await tx.organization.create({
       data: { name: input.name.trim(), plan: input.plan, entitlements: [...new Set(input.entitlements ?? [])] },
@@ -37,7 +37,7 @@ export async function createOrganization(db: Db, input: CreateOrganizationInput)
 }
 
 export async function grantCredits(db: Db, organizationId: string, amount: number): Promise<{ balance: number }> {
-  if (!Number.isFinite(amount) || amount <= 0) throw new BadRequestError("amount must be a number > 0");
+  checkGrantAmount(amount);
   checkOrganizationId(organizationId);
   return db.prisma.$transaction(async (tx) => ({ balance: await addGrant(tx, organizationId, amount, "grant") }), MONEY_TX);
 }
