@@ -9,6 +9,7 @@ import { createApp } from "./app";
 import type { RestAdapterFactory } from "./graphql/execution";
 import { loadEnv, type Env } from "./config/env";
 import type { Db } from "./db/client";
+import { recordLockUrl } from "./db/data-dir-lock";
 import { openDatabase } from "./db/open";
 import { migrate } from "./db/migrate";
 import { createHttpServer } from "./http-server";
@@ -83,6 +84,8 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
   const port = (server.address() as { port: number }).port;
   const metricsPort = metricsServer ? (metricsServer.address() as { port: number }).port : undefined;
   logger.info("listening", { port, metrics_port: metricsPort, database: db.kind, role: options.role, startup_ms: Date.now() - t0 });
+  // The embedded directory admits one process: `edmarket mcp` started beside this one finds the API here (docs/mcp.md).
+  if (db.kind === "embedded" && options.role !== "worker") recordLockUrl(env.dataDir, localUrl(env.HOST, port));
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -93,6 +96,12 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
       await db.close();
     })());
   return { server, db, port, metricsPort, stop };
+}
+
+/** The URL a process on this machine reaches the listener at (a wildcard address answers on loopback). */
+function localUrl(host: string, port: number): string {
+  const address = host === "0.0.0.0" || host === "" ? "127.0.0.1" : host === "::" ? "::1" : host;
+  return `http://${address.includes(":") ? `[${address}]` : address}:${port}`;
 }
 
 /** Binds the port; a port in use (or not permitted) rejects with one clear line, not an uncaught error. */

@@ -21,6 +21,11 @@ export interface LockHolder {
   started_at: string;
   command: string;
   token?: string;
+  /**
+   * Where the holder serves HTTP (`serve` writes it once it listens; docs/mcp.md): `edmarket mcp` on a
+   * directory held by a running service talks to that service's /mcp instead of failing.
+   */
+  url?: string;
 }
 
 /** Another live process holds DATA_DIR. The CLI prints the message as its one error line. */
@@ -106,6 +111,30 @@ export async function acquireDataDirLock(dataDir: string, command = describeComm
   };
 }
 
+/**
+ * Records in this process's lock on `dataDir` the URL it serves HTTP on. The file is replaced whole
+ * (written beside it, then renamed), so a reader sees the old or the new holder, never half of one.
+ * Does nothing when this process does not hold the directory.
+ */
+export function recordLockUrl(dataDir: string, url: string): void {
+  const dir = path.resolve(dataDir);
+  const holder = held.get(dir);
+  if (!holder) return;
+  const file = path.join(dir, LOCK_FILE);
+  const current = readLock(file);
+  if (typeof current !== "object" || current.token !== holder.token) return;
+  holder.url = url;
+  const next = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(next, `${JSON.stringify(holder)}\n`, { mode: 0o644 });
+  fs.renameSync(next, file);
+}
+
+/** The live process holding `dataDir`, if any (a lock left by a dead process counts as none). */
+export function dataDirHolder(dataDir: string): LockHolder | undefined {
+  const current = readLock(path.join(path.resolve(dataDir), LOCK_FILE));
+  return typeof current === "object" && isAlive(current) ? current : undefined;
+}
+
 function tryCreate(file: string, content: string): boolean {
   let fd: number;
   try {
@@ -140,6 +169,7 @@ function readLock(file: string): LockHolder | "missing" | "garbage" {
       started_at: String(parsed.started_at ?? ""),
       command: String(parsed.command ?? ""),
       token: typeof parsed.token === "string" ? parsed.token : undefined,
+      url: typeof parsed.url === "string" ? parsed.url : undefined,
     };
   } catch {
     return "garbage";

@@ -154,3 +154,17 @@ export const BRIEF_BY_ID = parse(`
   query McpBriefById($briefId: UUID!) {
     briefById(briefId: $briefId) { ${BRIEF} }
   }`);
+
+const PROJECT = "id name icp createdAt";
+
+/** GET /projects's operation: the caller's organization's projects, oldest first. */
+export const PROJECTS = parse(`
+  query McpProjects {
+    projects { ${PROJECT} }
+  }`);
+
+/** POST /projects's operation: a project of the caller's organization. */
+export const CREATE_PROJECT = parse(`
+  mutation McpCreateProject($input: CreateProjectInput!) {
+    createProject(input: $input) { ${PROJECT} }
+  }`);

@@ -14,7 +14,8 @@ const INSTRUCTIONS =
   "edmarket: US K-12 and early-childhood market data (NCES districts and schools, Census SAIPE poverty, F-33 finance, Head Start, " +
   "childcare, contacts). Use search to find records, details to read one, metrics and metric_query to rank by statistics, and unlock " +
   "to spend credits on a record's gated fields (contacts' email and phone, districts' and schools' extracted intelligence); " +
-  "request_brief and get_brief build and read a deep-research brief of a project's district or school. " +
+  "request_brief and get_brief build and read a deep-research brief of a project's district or school (list_projects and " +
+  "create_project give the project). " +
   "Years are school years by their fall year (2023 = 2023-24); money is nominal USD.";
 
 let tools: ReturnType<typeof buildTools> | undefined;

@@ -1,14 +1,15 @@
 /**
  * `edmarket mcp`: the MCP server over stdio for a local assistant. It opens the configured database
- * (DATABASE_URL, else the embedded one in DATA_DIR, which only one process can hold: stop `serve` first
- * or use PostgreSQL), refuses to start without a valid API key, and runs every tool call on its own
- * execution engine with the same limits, gating and errors as the HTTP server. Stdout carries only
- * MCP messages; logs go to stderr.
+ * (DATABASE_URL, else the embedded one in DATA_DIR), refuses to start without a valid API key, and runs
+ * every tool call on its own execution engine with the same limits, gating and errors as the HTTP server.
+ * The embedded directory admits one process: when a running `serve` holds it, this process relays to that
+ * service's /mcp instead (forward.ts; docs/mcp.md). Stdout carries only MCP messages; logs go to stderr.
  */
 import crypto from "node:crypto";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Env } from "../config/env";
 import type { Db } from "../db/client";
+import { DataDirLockedError, dataDirHolder, type LockHolder } from "../db/data-dir-lock";
 import { migrate } from "../db/migrate";
 import { openDatabase } from "../db/open";
 import { ApiKeyAuthenticator } from "../features/auth/api-key.service";
@@ -22,7 +23,14 @@ import { createMcpServer } from "./server";
 import type { McpHost } from "./tools";
 
 /** A tool call's context: the key checked again (a revoked key stops working), and the request time budget. */
-export function stdioHost(deps: { db: Db; env: Env; jobs?: JobQueue; apiKey: string; authenticator: ApiKeyAuthenticator }): McpHost {
+export function stdioHost(deps: {
+  db: Db;
+  env: Env;
+  /** The job queue, or its start still under way (a call waits for it; the handshake does not). */
+  jobs?: JobQueue | Promise<JobQueue | undefined>;
+  apiKey: string;
+  authenticator: ApiKeyAuthenticator;
+}): McpHost {
   const engine = new ExecutionEngine(getSchema(), { maxCost: deps.env.GRAPHQL_MAX_COST, cacheSize: deps.env.GRAPHQL_COMPILED_CACHE_SIZE });
   return {
     engine,
@@ -38,7 +46,8 @@ export function stdioHost(deps: { db: Db; env: Env; jobs?: JobQueue; apiKey: str
         return controller.signal.aborted;
       };
       const db = boundedDb(deps.db, controller.signal, budgetMs, spent);
-      return createContext({ db, env: deps.env, jobs: deps.jobs }, viewer, `mcp-${crypto.randomUUID()}`, controller.signal);
+      const jobs = await deps.jobs;
+      return createContext({ db, env: deps.env, jobs }, viewer, `mcp-${crypto.randomUUID()}`, controller.signal);
     },
   };
 }
@@ -49,12 +58,32 @@ export interface StdioSession {
   stop(): Promise<void>;
 }
 
+/** The running service that holds the embedded DATA_DIR and serves HTTP, if any. */
+function servingHolder(env: Env, locked?: LockHolder): LockHolder | undefined {
+  if (env.DATABASE_URL) return undefined;
+  const holder = locked ?? dataDirHolder(env.dataDir);
+  return holder?.url ? holder : undefined;
+}
+
 export async function runMcpStdio(options: { env: Env; apiKey: string | undefined }): Promise<StdioSession> {
   const { env } = options;
-  const db = await openDatabase(env);
-  let jobs: { queue: JobQueue; stop(): Promise<void> } | undefined;
+  const relayTo = (holder: LockHolder) =>
+    import("./forward").then(({ forwardMcpStdio }) => forwardMcpStdio({ url: holder.url!, apiKey: options.apiKey, holderPid: holder.pid }));
+  const serving = servingHolder(env);
+  if (serving) return relayTo(serving);
+  let db: Db;
+  try {
+    db = await openDatabase(env);
+  } catch (error) {
+    // Taken between the check and the open: the holder may be a service to relay to, or an admin command.
+    const holder = error instanceof DataDirLockedError ? servingHolder(env, error.holder) : undefined;
+    if (holder) return relayTo(holder);
+    throw error;
+  }
+  let jobsStarted: Promise<{ queue: JobQueue; stop(): Promise<void> }> | undefined;
   const close = async () => {
-    await jobs?.stop().catch(() => undefined);
+    // A queue still starting is stopped once it has started.
+    await jobsStarted?.then((jobs) => jobs.stop()).catch(() => undefined);
     await db.close().catch(() => undefined);
   };
   let transport: StdioServerTransport;
@@ -65,10 +94,13 @@ export async function runMcpStdio(options: { env: Env; apiKey: string | undefine
     // A missing or bad key ends the command here (exit 1, one JSON line on stderr), before any MCP message.
     await authenticator.authenticate(options.apiKey ? `Bearer ${options.apiKey}` : undefined);
     // Pending unlocks enqueue a job. The embedded database cannot be shared, so this process also works
-    // the jobs there; with PostgreSQL the workers of `serve` do.
-    const { startJobs } = await import("../jobs/worker");
-    jobs = await startJobs(db, env, { work: db.kind === "embedded" });
-    server = createMcpServer(stdioHost({ db, env, jobs: jobs.queue, apiKey: options.apiKey!, authenticator }));
+    // the jobs there; with PostgreSQL the workers of `serve` do. The queue starts while the client's
+    // handshake runs (a tool call waits for it): the handshake does not wait for pg-boss.
+    jobsStarted = import("../jobs/worker").then(({ startJobs }) => startJobs(db, env, { work: db.kind === "embedded" }));
+    const queue = jobsStarted.then((started) => started.queue);
+    // Handled here (a failure is logged; a tool call needing the queue fails with it), never an unhandled rejection.
+    queue.catch((error: unknown) => logger.error("mcp: the job queue did not start", { error: String(error) }));
+    server = createMcpServer(stdioHost({ db, env, jobs: queue, apiKey: options.apiKey!, authenticator }));
     transport = new StdioServerTransport();
     await server.connect(transport);
   } catch (error) {
@@ -77,7 +109,12 @@ export async function runMcpStdio(options: { env: Env; apiKey: string | undefine
   }
   logger.info("mcp server on stdio", { database: db.kind });
   let stopping: Promise<void> | undefined;
-  const stop = () => (stopping ??= transport.close().then(close));
+  // Deferred: transport.close() reports through server.onclose, which calls stop() again; `stopping` must be
+  // set by then. (Called inside its own `??=`, it recursed until the stack overflowed: three RangeErrors per exit.)
+  const stop = () =>
+    (stopping ??= Promise.resolve()
+      .then(() => transport.close())
+      .then(close));
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => void stop().then(resolve);
     process.stdin.once("end", () => void stop().then(resolve));

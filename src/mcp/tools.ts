@@ -7,12 +7,22 @@
 import type { DocumentNode, GraphQLError, GraphQLFormattedError, GraphQLSchema } from "graphql";
 import type { Context } from "../graphql/context";
 import { snake } from "../graphql/naming";
-import { AppError, BadRequestError, clip, echo, fromGraphQLError, httpError, maskError, type ErrorBody } from "../graphql/errors";
+import { AppError, BadRequestError, fromGraphQLError, httpError, maskError, type ErrorBody } from "../graphql/errors";
 import type { ExecutionEngine } from "../graphql/execution";
-import { VariableValueError } from "../graphql/variables";
 import { logger } from "../logger";
 import { inputSchema, type JsonSchema } from "./json-schema";
-import { BRIEF_BY_ID, BRIEF_OF_PAIR, DETAILS, METRIC_CATALOGUE, METRIC_QUERY, REQUEST_BRIEF, SEARCH, UNLOCK } from "./operations";
+import {
+  BRIEF_BY_ID,
+  BRIEF_OF_PAIR,
+  CREATE_PROJECT,
+  DETAILS,
+  METRIC_CATALOGUE,
+  METRIC_QUERY,
+  PROJECTS,
+  REQUEST_BRIEF,
+  SEARCH,
+  UNLOCK,
+} from "./operations";
 
 /** What the tools run on: the engine and the context of one call (authenticated caller, time budget). */
 export interface McpHost {
@@ -71,7 +81,8 @@ function errorBody(error: unknown): ErrorBody {
 /** Checks the arguments' names (an unknown one is a typo that must not be ignored) and the required ones. */
 function checkArgs(tool: string, args: Args, allowed: readonly string[], required: readonly string[]): void {
   for (const name of Object.keys(args)) {
-    if (!allowed.includes(name)) throw new BadRequestError(`${tool}: unknown argument ${echo(name)}; expected ${allowed.join(", ")}`);
+    if (!allowed.includes(name))
+      throw new BadRequestError(`${tool}: unknown argument ${JSON.stringify(name)}; expected ${allowed.join(", ")}`);
   }
   for (const name of required) {
     if (args[name] === undefined || args[name] === null) throw new BadRequestError(`${tool}: ${name} is required`);
@@ -89,17 +100,19 @@ function variables(values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 }
 
+/** An argument echoed in a message, at most 80 characters (with its length when longer). */
+const clip = (value: string, max = 80): string => (value.length > max ? `${value.slice(0, max)}… (${value.length} characters)` : value);
+
+const VARIABLE_ERROR = /^Variable "\$(\w+)" got invalid value ([\s\S]*?)(; [\s\S]*)$/;
 /**
- * A value the variable types refuse, worded for the tool's caller: the tool's argument (brief_id, not $briefId;
- * an `input` variable's fields are the tool's own arguments: entity_id), then the path inside it as sent
- * (filter keys are GraphQL input fields: filter.minEnrollment); the echoed value is clipped (src/graphql/errors.ts).
+ * A value the variable types reject, worded for the tool's caller: the tool's argument name (brief_id, not
+ * $briefId) and the echoed value clipped, so a 100k-character argument is not sent back whole.
  */
-function argumentMessage(tool: string, error: VariableValueError): string {
-  const [first, ...rest] = error.variable === "input" ? error.at : [snake(error.variable), ...error.at];
-  const name = [typeof first === "string" && error.variable === "input" ? snake(first) : first, ...rest]
-    .map((key, i) => (typeof key === "number" ? `[${key}]` : i ? `.${key}` : key))
-    .join("");
-  return error.describe(`${tool}: ${clip(name || snake(error.variable))}`);
+function argumentMessage(tool: string, message: string): string {
+  const match = VARIABLE_ERROR.exec(message);
+  if (!match) return clip(message, 500);
+  const [, variable, value, rest] = match;
+  return `${tool}: ${snake(variable!)} got invalid value ${clip(value!)}${clip(rest!, 500)}`;
 }
 
 /** Runs one operation; `shape` turns its data into the tool's payload (null: the record was not found). */
@@ -118,10 +131,17 @@ async function run(
   }
   const result = await host.engine.executeRest(document, variables(vars), () => context);
   if (result.errors?.length) {
+    // As the REST adapter classifies them: errors without data are variable values the types reject.
     const error = result.errors[0] as GraphQLError;
-    if (error instanceof VariableValueError) return failure(httpError("BAD_USER_INPUT", argumentMessage(tool, error)));
     const formatted: GraphQLFormattedError = error.toJSON?.() ?? (error as unknown as GraphQLFormattedError);
-    const coded = maskError(formatted, error);
+    const coded =
+      result.data === undefined && !formatted.extensions?.code
+        ? {
+            ...formatted,
+            message: argumentMessage(tool, formatted.message),
+            extensions: { ...formatted.extensions, code: "BAD_USER_INPUT" },
+          }
+        : maskError(formatted, error);
     return failure(fromGraphQLError(coded));
   }
   const payload = shape(result.data as Record<string, unknown>);
@@ -379,7 +399,46 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
     },
   };
 
-  return [search, details, metrics, metricQuery, unlock, requestBrief, getBrief];
+  // Briefs and follows belong to a project: an agent lists or creates one first (issue 20 point 14).
+  const listProjects: Tool = {
+    name: "list_projects",
+    title: "The organization's projects",
+    description:
+      "The projects of the caller's organization, oldest first, as GET /api/v1/projects: { data: [{ id, name, icp, created_at }] }. " +
+      "A project's id is the project_id of request_brief and get_brief.",
+    inputSchema: { type: "object", properties: {}, additionalProperties: false },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async call(host, args) {
+      checkArgs("list_projects", args, [], []);
+      return run(host, "list_projects", PROJECTS, {}, (data) => ({ data: data.projects }));
+    },
+  };
+
+  const createProject: Tool = {
+    name: "create_project",
+    title: "Create a project",
+    description:
+      "Creates a project of the caller's organization, as POST /api/v1/projects: { data: { id, name, icp, created_at } }. Its id is " +
+      "the project_id of request_brief and get_brief. Each call creates a new project: list_projects first to reuse one.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        name: { type: "string", minLength: 1, maxLength: 200, description: "1 to 200 characters (surrounding spaces are trimmed)." },
+        icp: { type: "object", description: "The ideal-customer profile: any JSON object (optional)." },
+      },
+      required: ["name"],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    async call(host, args) {
+      checkArgs("create_project", args, ["name", "icp"], ["name"]);
+      return run(host, "create_project", CREATE_PROJECT, { input: variables({ name: args.name, icp: args.icp }) }, (data) => ({
+        data: data.create_project,
+      }));
+    },
+  };
+
+  return [search, details, metrics, metricQuery, unlock, requestBrief, getBrief, listProjects, createProject];
 }
 
 /** Calls a tool by name; argument errors come back as bad_request results, like REST's 400 bodies. */

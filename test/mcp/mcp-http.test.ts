@@ -56,8 +56,10 @@ describe("MCP over streamable HTTP (/mcp)", () => {
   it("lists the tools with input schemas built from the GraphQL schema and its descriptions", async () => {
     const { tools } = await pro.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "create_project",
       "details",
       "get_brief",
+      "list_projects",
       "metric_query",
       "metrics",
       "request_brief",
@@ -185,6 +187,32 @@ describe("MCP over streamable HTTP (/mcp)", () => {
     expect(rows).toHaveLength(0);
   });
 
+  it("list_projects and create_project answer what GET and POST /projects answer, for the key's organization (issue 20 point 14)", async () => {
+    const internal = await connect(t.keys.internal);
+    expect(body(await call(internal, "list_projects", {}))).toEqual({ data: [] });
+    const created = await call(internal, "create_project", { name: "  Agent project  ", icp: { states: ["WY"] } });
+    expect(created.isError).toBeFalsy();
+    const project = body(created).data;
+    expect(project).toMatchObject({
+      id: expect.any(String),
+      name: "Agent project",
+      icp: { states: ["WY"] },
+      created_at: expect.any(String),
+    });
+    const rest = await t.get("/api/v1/projects", "internal").expect(200);
+    expect(body(await call(internal, "list_projects", {}))).toEqual(rest.body);
+    expect(rest.body.data).toEqual([project]);
+    // Another organization sees none of it; its own project is usable by request_brief right away.
+    expect(body(await call(pro, "list_projects", {})).data.map((p: { id: string }) => p.id)).not.toContain(project.id);
+    const brief = body(await call(internal, "request_brief", { project_id: project.id, entity_type: "district", entity_id: completed }));
+    expect(brief).toMatchObject({ status: "building", started: true });
+    // Argument errors are REST's 400 bodies.
+    const bad = await call(internal, "create_project", { name: "" });
+    expect(bad.isError).toBe(true);
+    expect(body(bad)).toMatchObject({ error: "bad_request", statusCode: 400 });
+    expect(body(await call(internal, "create_project", { title: "x" }))).toMatchObject({ error: "bad_request", statusCode: 400 });
+  });
+
   it("request_brief and get_brief answer what POST /briefs and GET /briefs answer, scoped to the key's organization", async () => {
     const enterprise = await connect(t.keys.enterprise);
     const project = (await t.post("/api/v1/projects", { name: "Mcp briefs" }, "enterprise").expect(201)).body.data.id;
@@ -230,7 +258,7 @@ describe("MCP over streamable HTTP (/mcp)", () => {
     expect(huge).toMatchObject({
       error: "bad_request",
       statusCode: 400,
-      message: expect.stringMatching(/^get_brief: brief_id must be a UUID; got "x{79}… \(100002 characters\)$/),
+      message: expect.stringMatching(/^get_brief: brief_id got invalid value "x{10}/),
     });
     expect(huge.message).toMatch(/100002 characters/);
     expect(huge.message.length).toBeLessThan(1_000);

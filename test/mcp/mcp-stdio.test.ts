@@ -3,7 +3,9 @@
  * official SDK client, against this file's own database (PostgreSQL) or a temporary embedded data
  * directory (which only one process may open at a time: setup and checks happen while no child runs).
  */
+import { spawn as nodeSpawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -18,6 +20,15 @@ import { insertDistrict } from "../support/factories";
 const root = path.resolve(__dirname, "../..");
 type Result = { isError?: boolean; content: { type: string; text: string }[] };
 const body = (result: Result) => JSON.parse(result.content[0].text);
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 
 describe("edmarket mcp (stdio)", () => {
   let pg: TestDb | undefined;
@@ -92,8 +103,10 @@ describe("edmarket mcp (stdio)", () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([
+        "create_project",
         "details",
         "get_brief",
+        "list_projects",
         "metric_query",
         "metrics",
         "request_brief",
@@ -126,6 +139,86 @@ describe("edmarket mcp (stdio)", () => {
       ]),
     );
     expect(rows).toEqual([{ channel: "mcp" }]);
+  });
+
+  it("creates and lists the organization's projects, and exits without an error on stderr (issue 20 point 14)", async () => {
+    const { transport, stderr } = spawn(["--key", apiKey], { ...baseEnv, LOG_LEVEL: "warn" });
+    const client = new Client({ name: "edmarket-test", version: "1.0.0" });
+    await client.connect(transport);
+    let created: Result;
+    let listed: Result;
+    try {
+      created = (await client.callTool({ name: "create_project", arguments: { name: "Stdio project" } })) as Result;
+      listed = (await client.callTool({ name: "list_projects", arguments: {} })) as Result;
+    } finally {
+      const pid = transport.pid;
+      await client.close();
+      await exited(pid);
+    }
+    // Closing stdin ends the command quietly: it used to print "RangeError: Maximum call stack size exceeded" three times.
+    expect(stderr()).not.toMatch(/RangeError|Maximum call stack|Exception in PromiseRejectCallback/);
+    expect(created.isError).toBeFalsy();
+    const projectId = body(created).data.id as string;
+    expect(body(listed).data.map((p: { id: string; name: string }) => [p.id, p.name])).toContainEqual([projectId, "Stdio project"]);
+    const rows = await withDb((db) =>
+      db.query<{ organization_id: string }>(`SELECT organization_id FROM projects WHERE id = $1`, [projectId]),
+    );
+    expect(rows).toEqual([{ organization_id: organizationId }]);
+  });
+
+  it("runs beside `serve` on the same database: on the embedded one it relays to the service's /mcp (issue 20 point 14)", async () => {
+    const port = await freePort();
+    const serve = nodeSpawn(process.execPath, ["scripts/run-ts.js", "bin/cli.ts", "serve", "--role", "api"], {
+      cwd: root,
+      env: { ...baseEnv, PORT: String(port), HOST: "127.0.0.1", SEED_ON_EMPTY: "false", LOG_LEVEL: "error" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let serveErr = "";
+    serve.stderr?.on("data", (chunk: Buffer) => (serveErr += chunk.toString()));
+    try {
+      for (let i = 0; ; i += 1) {
+        const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (up) break;
+        if (serve.exitCode !== null || i > 1200) throw new Error(`serve did not start: ${serveErr}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const { transport, stderr } = spawn([], { ...baseEnv, EDMARKET_API_KEY: apiKey });
+      const client = new Client({ name: "edmarket-test", version: "1.0.0" });
+      // Before: refused at start with data_dir_locked (one process per embedded data directory).
+      await client.connect(transport);
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toContain("list_projects");
+        const page = body(
+          (await client.callTool({ name: "search", arguments: { entity: "districts", filter: { state: "WY" } } })) as Result,
+        );
+        expect(page.data.map((d: { id: string }) => d.id)).toEqual([districtId]);
+        const created = body((await client.callTool({ name: "create_project", arguments: { name: "Beside serve" } })) as Result);
+        const listed = body((await client.callTool({ name: "list_projects", arguments: {} })) as Result);
+        expect(listed.data.map((p: { id: string }) => p.id)).toContain(created.data.id);
+        const bad = (await client.callTool({ name: "details", arguments: { entity: "district", id: "nope" } })) as Result;
+        expect(bad.isError).toBe(true);
+        expect(body(bad)).toMatchObject({ error: "bad_request", statusCode: 400 });
+      } finally {
+        const pid = transport.pid;
+        await client.close();
+        await exited(pid);
+      }
+      expect(stderr()).not.toMatch(/RangeError|data_dir_locked/);
+
+      // A bad key is refused before any MCP message, as without a service.
+      const refused = spawn(["--key", `sk_live_${"0".repeat(40)}`], baseEnv);
+      const other = new Client({ name: "edmarket-test", version: "1.0.0" });
+      await expect(other.connect(refused.transport)).rejects.toThrow();
+      await exited(refused.transport.pid);
+      expect(JSON.parse(refused.stderr().trim().split("\n").at(-1)!)).toMatchObject({ error: "unauthenticated" });
+    } finally {
+      const gone = new Promise((r) => serve.once("exit", r));
+      if (serve.exitCode === null) serve.kill("SIGTERM");
+      await gone;
+    }
   });
 
   it("refuses to start with a bad or missing key: exit before any MCP message, the reason on stderr", async () => {
