@@ -26,6 +26,11 @@ import { logger, withRequestContext } from "./logger";
 import { routeLabel, type Metrics } from "./observability/metrics";
 import { checkReadiness, type WorkerHealth } from "./observability/readiness";
 import { mcpRouter } from "./mcp/http";
+import { controlChannel } from "./db/control";
+import { mcpCalls, rateLimit, requestUsage } from "./features/rate-limits/rate-limit.middleware";
+import { meteredEngine } from "./features/rate-limits/rate-limit.metering";
+import { policiesFromEnv } from "./features/rate-limits/rate-limit.policy";
+import { RateLimiter } from "./features/rate-limits/rate-limit.service";
 
 export interface AppDeps {
   db: Db;
@@ -70,6 +75,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
   await apollo.start();
   const authenticator = new ApiKeyAuthenticator(db, env.API_KEY_CACHE_SECONDS * 1000);
+  // Rate limits and deadline cancels use a side channel to the database (src/db/control.ts). A lease outlives
+  // its request's budget by a margin, so only a crashed process's leases ever expire instead of being released.
+  const control = controlChannel(db);
+  const limiter = new RateLimiter(control, policiesFromEnv(env), env.REQUEST_TIMEOUT_MS / 1000 + 5);
+  const limited = rateLimit(limiter);
 
   const app = express();
   app.disable("x-powered-by");
@@ -102,8 +112,20 @@ export async function createApp(deps: AppDeps): Promise<App> {
     }
   };
   const contextFor = (req: Request, res: Response): Context => {
-    const budget = startRequestBudget(db, env.REQUEST_TIMEOUT_MS, req, res);
-    return createContext({ db: budget.db, env, jobs: deps.jobs }, res.locals.viewer as Viewer, String(res.locals.requestId), budget.signal);
+    // One budget per HTTP request, however many operations it runs (an MCP batch's calls share it).
+    const budget = (res.locals.budget ??= startRequestBudget(db, env.REQUEST_TIMEOUT_MS, req, res, {
+      startedAt: res.locals.startedAt as number | undefined,
+      cancel: (pid) => control.cancel(pid),
+      onDeadline: (error) => answerAtDeadline(req, res, error),
+    })) as ReturnType<typeof startRequestBudget>;
+    const context = createContext(
+      { db: budget.db, env, jobs: deps.jobs },
+      res.locals.viewer as Viewer,
+      String(res.locals.requestId),
+      budget.signal,
+    );
+    context.usage = requestUsage(res);
+    return context;
   };
 
   // GraphiQL (GET /graphql from a browser) and /docs: pages and their bundled assets, no key needed.
@@ -115,13 +137,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
     res.locals.route = "/graphql"; // the metrics' and access log's route label (this route and Apollo's mount would read /graphql/graphql)
     next();
   });
-  app.use("/graphql", authenticate, json, expressMiddleware(apollo, { context: async ({ req, res }) => contextFor(req, res) }));
+  app.use("/graphql", authenticate, limited, json, expressMiddleware(apollo, { context: async ({ req, res }) => contextFor(req, res) }));
   // MCP over streamable HTTP (src/mcp/): its tools run fixed GraphQL operations on the same engine, behind the same key.
-  app.use("/mcp", authenticate, json, mcpRouter({ engine, contextFor }));
+  // MCP counts each call of a JSON-RPC batch, so the body is read before the limiter.
+  app.use("/mcp", authenticate, json, rateLimit(limiter, mcpCalls), mcpRouter({ engine: meteredEngine(engine), contextFor }));
   if (deps.rest) {
-    const rest = deps.rest({ engine, contextFor });
+    const rest = deps.rest({ engine: meteredEngine(engine), contextFor });
     if (rest.open) app.use("/api/v1", rest.open);
-    app.use("/api/v1", authenticate, json, rest.router);
+    app.use("/api/v1", authenticate, limited, json, rest.router);
   }
 
   app.use((req, res) => {
@@ -135,6 +158,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     engine,
     async stop() {
       await apollo.stop();
+      await limiter.close();
     },
   };
 }
@@ -170,6 +194,7 @@ function requestId(req: Request, res: Response, next: NextFunction): void {
   const inbound = req.headers["x-request-id"];
   const id = typeof inbound === "string" && /^[\w.-]{1,128}$/.test(inbound) ? inbound : crypto.randomUUID();
   res.locals.requestId = id;
+  res.locals.startedAt = Date.now(); // the request's time budget counts from here (request-budget.ts)
   res.setHeader("X-Request-Id", id);
   // Every log line written while this request is handled carries its id (src/logger.ts).
   withRequestContext(id, next);
@@ -194,8 +219,24 @@ function accessLog(req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
+/**
+ * The answer of a request its deadline passed while it waited on something that does not end with the budget's
+ * signal (a Prisma statement, a transaction): the same time-budget error the request's own error path gives,
+ * GraphQL-shaped on /graphql, the generic body elsewhere (docs/limits.md).
+ */
+function answerAtDeadline(req: Request, res: Response, error: AppError): void {
+  if (req.baseUrl === "/graphql") {
+    res.status(200).json({ data: null, errors: [{ message: error.message, extensions: { code: error.code } }] });
+  } else {
+    const body = httpError(error.code, error.message);
+    res.status(body.statusCode).json(body);
+  }
+}
+
 /** Errors thrown before or around the GraphQL layer (auth, body parsing) and unexpected ones. */
 function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+  // Answered already (at the deadline, answerAtDeadline): the handler's late failure to write has no reader.
+  if (res.headersSent) return;
   const e = error as { type?: string; status?: number; message?: string; errno?: unknown; encoding?: string };
   let body;
   if (error instanceof AppError) body = httpError(error.code, error.message, error.body);
@@ -237,12 +278,14 @@ function operationAdmission(engine: ExecutionEngine): ApolloServerPlugin<Context
       // (it did not parse or validate).
       let requested: number | null = null;
       return {
-        async didResolveOperation({ document, operation, request }) {
+        async didResolveOperation({ document, operation, request, contextValue }) {
           if (!operation) return;
           // Variable values first (a refused one is BAD_USER_INPUT naming it), then the cost they ask for.
           const variables = engine.variables(operation, request.variables);
           requested = engine.cost(document, operation, variables);
           engine.admit(document, operation, variables, requested);
+          // Admitted: the operation's cost is spent against the key's cost budget (rate-limits).
+          if (contextValue.usage) contextValue.usage.cost += requested;
         },
         async willSendResponse({ response, contextValue }) {
           const cost = { requested, limit: engine.maxCost };

@@ -1,6 +1,20 @@
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_POLICIES, parsePolicy } from "../features/rate-limits/rate-limit.policy";
 import { parseCorsOrigins } from "../http/conventions";
+
+function ratePolicy() {
+  return z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      try {
+        parsePolicy(value, DEFAULT_POLICIES.pro);
+      } catch (error) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: (error as Error).message });
+      }
+    });
+}
 
 /** The service's whole configuration, read once from the environment. README's table mirrors this. */
 const EnvSchema = z.object({
@@ -31,6 +45,11 @@ const EnvSchema = z.object({
   GRAPHQL_COMPILED_CACHE_SIZE: z.coerce.number().int().min(1).default(500),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
   API_KEY_CACHE_SECONDS: z.coerce.number().min(0).default(5),
+  /** Rate limits per plan: `unlimited` or `rate=N burst=N concurrency=N cost_rate=N cost_burst=N` over the plan's defaults (docs/limits.md). */
+  RATE_LIMIT_FREE: ratePolicy(),
+  RATE_LIMIT_PRO: ratePolicy(),
+  RATE_LIMIT_ENTERPRISE: ratePolicy(),
+  RATE_LIMIT_INTERNAL: ratePolicy(),
   SEED_ON_EMPTY: z.enum(["true", "false"]).optional(),
   /** Follow slots of a free organization (contract section 3); paid plans are unlimited. */
   FREE_FOLLOW_SLOTS: z.coerce.number().int().min(0).default(3),

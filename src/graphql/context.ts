@@ -21,6 +21,8 @@ export interface Context {
   rootResults?: Map<string, unknown>;
   /** What the answer's reader should know (notices.ts): REST `notices`, GraphQL `extensions.notices`. */
   notices?: Notice[];
+  /** The request's query cost spent so far, when its key is rate limited (features/rate-limits). */
+  usage?: { cost: number };
 }
 
 export function createContext(

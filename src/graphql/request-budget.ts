@@ -1,9 +1,18 @@
 /**
  * A request's time budget. Each request gets a signal that aborts when its deadline passes
- * (REQUEST_TIMEOUT_MS) or when the client goes away, and a view of the database that refuses new
- * statements once the signal has aborted. On PostgreSQL the pool's `statement_timeout` (same budget)
- * also ends a statement already running; the embedded database runs statements in-process and cannot
- * interrupt one, so there the request stops at its next statement.
+ * (REQUEST_TIMEOUT_MS from the request's arrival) or when the client goes away, and a view of the database
+ * whose statements are refused once the signal has aborted and whose pending statements end at the abort:
+ * the request's answer does not wait for them.
+ *
+ * - PostgreSQL: the request's raw statements take their pool connection through this view, so waiting for a
+ *   connection counts against the budget and a statement still running at the deadline is cancelled
+ *   (pg_cancel_backend on the control channel, src/db/control.ts). Prisma's statements and those inside a
+ *   transaction are not tracked: the pool's `statement_timeout` (the same budget) ends them.
+ * - Embedded (PGlite): statements run inside this process and cannot be interrupted. The view checks the
+ *   deadline as each raw statement is about to start (after waiting its turn in PGlite's queue), so none starts
+ *   after it; one already running finishes, and the answer is sent when it returns the event loop.
+ *
+ * `onDeadline` answers a request still unanswered shortly after its deadline (whatever it was waiting for).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Db, Queryable } from "../db/client";
@@ -27,23 +36,52 @@ export class ClientGoneError extends AppError {
 
 const QUERY_CANCELED = "57014";
 
+/** How long after the deadline a request may still be answering through its own error path before `onDeadline` answers it. */
+const DEADLINE_GRACE_MS = 25;
+
 export interface RequestBudget {
   signal: AbortSignal;
-  /** `db` as seen by this request: every statement checks the signal first. */
+  /** `db` as seen by this request: every statement checks the signal first and ends with it. */
   db: Db;
+}
+
+export interface BudgetOptions {
+  /** When the request arrived (ms since the epoch); the budget counts from there. Default: now. */
+  startedAt?: number;
+  /** Cancels a PostgreSQL backend's statement (the control channel's `cancel`). */
+  cancel?: (pid: number) => Promise<void>;
+  /** Answers the request with the timeout error when nothing else has shortly after the deadline. */
+  onDeadline?: (error: RequestTimeoutError) => void;
 }
 
 /**
  * Starts the budget of one HTTP request on `db`. The timer and listeners end with the response, so a
  * finished request leaves nothing behind.
  */
-export function startRequestBudget(db: Db, budgetMs: number, req: IncomingMessage, res: ServerResponse): RequestBudget {
+export function startRequestBudget(
+  db: Db,
+  budgetMs: number,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: BudgetOptions = {},
+): RequestBudget {
   const controller = new AbortController();
-  const deadline = Date.now() + budgetMs;
-  const timer = setTimeout(() => controller.abort(new RequestTimeoutError(budgetMs)), budgetMs);
+  const deadline = (options.startedAt ?? Date.now()) + budgetMs;
+  let grace: NodeJS.Timeout | undefined;
+  const expire = () => {
+    controller.abort(new RequestTimeoutError(budgetMs));
+    if (options.onDeadline && !res.headersSent) {
+      grace = setTimeout(() => {
+        if (!res.headersSent && !res.writableEnded) options.onDeadline!(controller.signal.reason as RequestTimeoutError);
+      }, DEADLINE_GRACE_MS);
+      grace.unref();
+    }
+  };
+  const timer = setTimeout(expire, Math.max(0, deadline - Date.now()));
   timer.unref();
   const onClose = () => {
     clearTimeout(timer);
+    clearTimeout(grace);
     if (!res.writableFinished) controller.abort(new ClientGoneError());
   };
   res.once("close", onClose);
@@ -51,32 +89,122 @@ export function startRequestBudget(db: Db, budgetMs: number, req: IncomingMessag
   // The embedded database answers through microtasks, so a whole request can run without the timer
   // ever getting its turn: each statement also compares the clock with the deadline.
   const spent = () => {
-    if (!controller.signal.aborted && Date.now() >= deadline) controller.abort(new RequestTimeoutError(budgetMs));
+    if (!controller.signal.aborted && Date.now() >= deadline) expire();
     return controller.signal.aborted;
   };
-  return { signal: controller.signal, db: boundedDb(db, controller.signal, budgetMs, spent) };
+  return { signal: controller.signal, db: boundedDb(db, controller.signal, budgetMs, spent, options.cancel) };
 }
 
-/** `db` whose statements are refused once `signal` aborted, and whose statement timeouts read as the budget's. */
-export function boundedDb(db: Db, signal: AbortSignal, budgetMs: number, spent = () => signal.aborted): Db {
+/**
+ * `db` whose statements are refused once `signal` aborted, end (for the caller) when it aborts, and whose
+ * statement timeouts read as the budget's. With `cancel` on PostgreSQL, raw statements are run on a
+ * connection of their own from the pool and cancelled on the server at the abort.
+ */
+export function boundedDb(
+  db: Db,
+  signal: AbortSignal,
+  budgetMs: number,
+  spent = () => signal.aborted,
+  cancel?: (pid: number) => Promise<void>,
+): Db {
+  const aborted = new Promise<never>((_resolve, reject) => {
+    const fail = () => reject(signal.reason as Error);
+    if (signal.aborted) fail();
+    else signal.addEventListener("abort", fail, { once: true });
+  });
+  aborted.catch(() => undefined);
+  const translate = (error: unknown): never => {
+    if ((error as { code?: string })?.code === QUERY_CANCELED) throw signal.aborted ? signal.reason : new RequestTimeoutError(budgetMs);
+    throw error;
+  };
   const guard = <T>(run: () => Promise<T>): Promise<T> => {
     if (spent()) return Promise.reject(signal.reason as Error);
-    return run().catch((error: unknown) => {
-      if ((error as { code?: string })?.code === QUERY_CANCELED) throw signal.aborted ? signal.reason : new RequestTimeoutError(budgetMs);
-      throw error;
-    });
+    return Promise.race([run().catch(translate), aborted]);
   };
   const bounded = (target: Queryable): Queryable => ({
     query: (sql, params) => guard(() => target.query(sql, params)),
     exec: (sql) => guard(() => target.exec(sql)),
   });
+  let root: Queryable = bounded(db);
+  const driver = db.driver;
+  if (driver?.kind === "postgres" && cancel) {
+    const running = new Map<number, Promise<void> | undefined>();
+    signal.addEventListener(
+      "abort",
+      () => {
+        for (const pid of running.keys())
+          running.set(
+            pid,
+            cancel(pid).catch(() => undefined),
+          );
+      },
+      { once: true },
+    );
+    // Pool waiting counts against the budget: a connection that arrives after the abort goes back unused.
+    const onConnection = async <T>(run: (client: import("pg").PoolClient) => Promise<T>): Promise<T> => {
+      const acquiring = driver.pool.connect();
+      const client = await Promise.race([acquiring, aborted]).catch((error: unknown) => {
+        acquiring.then(
+          (c) => c.release(),
+          () => undefined,
+        );
+        throw error;
+      });
+      if (spent()) {
+        client.release();
+        throw signal.reason as Error;
+      }
+      const pid = (client as unknown as { processID: number }).processID;
+      running.set(pid, undefined);
+      const settle = async (error?: unknown) => {
+        // A cancel in flight must reach this statement, not the next user of the connection.
+        await running.get(pid);
+        running.delete(pid);
+        // A connection-level failure (no SQLSTATE) leaves the connection unusable: the pool drops it.
+        client.release(error instanceof Error && !(error as { code?: string }).code ? error : undefined);
+      };
+      const work = run(client).then(
+        async (value) => {
+          await settle();
+          return value;
+        },
+        async (error: unknown) => {
+          await settle(error);
+          throw error;
+        },
+      );
+      return Promise.race([work.catch(translate), aborted]);
+    };
+    root = {
+      query: <T>(sql: string, params?: readonly unknown[]) =>
+        spent()
+          ? Promise.reject(signal.reason as Error)
+          : onConnection(async (client) => (await client.query(sql, params as unknown[])).rows as T[]),
+      exec: (sql) => (spent() ? Promise.reject(signal.reason as Error) : onConnection(async (client) => void (await client.query(sql)))),
+    };
+  } else if (driver?.kind === "embedded") {
+    // PGlite runs one statement at a time and queues the rest; a transaction's callback runs once the queue
+    // reached it, so the deadline is checked as the statement is about to start (PGlite's BEGIN and COMMIT
+    // are its own, not counted as statements).
+    const inTurn = <T>(run: (q: Queryable) => Promise<T>): Promise<T> =>
+      guard(() =>
+        db.transaction((q) => {
+          if (spent()) throw signal.reason as Error;
+          return run(q);
+        }),
+      );
+    root = {
+      query: (sql, params) => inTurn((q) => q.query(sql, params)),
+      exec: (sql) => inTurn((q) => q.exec(sql)),
+    };
+  }
   return {
     kind: db.kind,
     prisma: db.prisma,
     hasVector: db.hasVector,
     stats: db.stats,
     driver: db.driver,
-    ...bounded(db),
+    ...root,
     transaction: (fn) => guard(() => db.transaction((q) => fn(bounded(q)))),
     close: () => db.close(),
   };

@@ -15,6 +15,17 @@ import { createMetrics, type Metrics } from "../../src/observability/metrics";
 import type { Jobs } from "../../src/jobs/worker";
 import { createTestDb, type TestDb } from "./db";
 
+/**
+ * Test files fire hundreds of requests from one key at once: limits no test meets, unless it sets its own
+ * (test/http/rate-limits.test.ts). The limiter still runs, so every test exercises its statement and headers.
+ */
+export const GENEROUS_RATE_LIMITS = Object.fromEntries(
+  ["FREE", "PRO", "ENTERPRISE"].map((plan) => [
+    `RATE_LIMIT_${plan}`,
+    "rate=1000000 burst=1000000 concurrency=100000 cost_rate=1000000000000 cost_burst=1000000000000",
+  ]),
+);
+
 export type PlanKey = "free" | "pro" | "enterprise" | "internal";
 
 export interface TestApp {
@@ -41,7 +52,7 @@ export async function createTestApp(
   options: { jobs?: "send" | "work"; db?: TestDb; metrics?: boolean } = {},
 ): Promise<TestApp> {
   const db = options.db ?? (await createTestDb());
-  const env = loadEnv({ LOG_LEVEL: "silent", API_KEY_CACHE_SECONDS: "0", ...envOverrides });
+  const env = loadEnv({ LOG_LEVEL: "silent", API_KEY_CACHE_SECONDS: "0", ...GENEROUS_RATE_LIMITS, ...envOverrides });
   // Loaded only here: pg-boss (ESM, transformed by jest) stays out of test files that run no jobs.
   const jobs = options.jobs
     ? await (await import("../../src/jobs/worker")).startJobs(db, env, { work: options.jobs === "work" })

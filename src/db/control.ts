@@ -1,0 +1,64 @@
+/**
+ * A side channel to the database for bookkeeping around requests: the rate limiter's counters and the
+ * cancellation of a request's statements at its deadline (src/features/rate-limits, graphql/request-budget.ts).
+ *
+ * It is neither the API's pool nor its statement counter: a pool that a flood of one key saturates must not
+ * delay another key's refusal or a cancel, and tests that count a request's own statements (`db.stats`)
+ * count the same numbers with or without the limiter. Its statements are counted in `stats` instead.
+ */
+import { Pool } from "pg";
+import { logger } from "../logger";
+import type { Db } from "./client";
+
+export interface ControlChannel {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Ends a PostgreSQL backend's running statement (pg_cancel_backend); a no-op on the embedded database. */
+  cancel(pid: number): Promise<void>;
+  readonly stats: { statements: number };
+  close(): Promise<void>;
+}
+
+export function controlChannel(db: Db): ControlChannel {
+  const stats = { statements: 0 };
+  const driver = db.driver;
+  if (driver.kind === "embedded") {
+    // The embedded database is one in-process connection; db.stats counts through an own `query` wrapped
+    // on the instance (db/client.ts), so the class's method sends the same statement uncounted.
+    const pglite = driver.pglite;
+    const query = Object.getPrototypeOf(pglite).query as typeof pglite.query;
+    return {
+      stats,
+      async query<T>(sql: string, params: readonly unknown[] = []) {
+        stats.statements += 1;
+        return (await query.call(pglite, sql, params as unknown[])).rows as T[];
+      },
+      async cancel() {},
+      async close() {},
+    };
+  }
+  let pool: Pool | undefined;
+  // Two connections: a limiter check and a cancel never wait behind the API's own queue; a short
+  // statement_timeout, as these statements touch one row.
+  const open = (): Pool => {
+    if (pool) return pool;
+    pool = new Pool({ connectionString: driver.url, max: 2, statement_timeout: 5_000, idleTimeoutMillis: 10_000 });
+    pool.on("error", (error) => logger.warn("idle control connection lost", { error: error.message }));
+    return pool;
+  };
+  return {
+    stats,
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      stats.statements += 1;
+      return (await open().query(sql, params as unknown[])).rows as T[];
+    },
+    async cancel(pid: number) {
+      stats.statements += 1;
+      await open().query("SELECT pg_cancel_backend($1)", [pid]);
+    },
+    async close() {
+      const closing = pool;
+      pool = undefined;
+      await closing?.end();
+    },
+  };
+}
