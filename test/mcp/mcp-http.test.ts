@@ -147,6 +147,21 @@ describe("MCP over streamable HTTP (/mcp)", () => {
       [completed, { poverty: 28.25 }],
       [pending, { poverty: 12 }],
     ]);
+    // The free plan gets the same latest values (issue 20 point 3: it answered 500 on PostgreSQL).
+    const free = await connect(t.keys.free);
+    const freeResult = await call(free, "metric_query", {
+      entity: "districts",
+      metric_query: {
+        select: [{ metric: "school_age_poverty_pct", as: "poverty" }],
+        filters: [{ metric: "total_enrollment", op: "gt", value: 100 }],
+        sort: { metric: "school_age_poverty_pct", direction: "desc" },
+      },
+      filter: { state: "WY" },
+    });
+    expect(freeResult.isError).toBeFalsy();
+    expect(body(freeResult).data.map((d: any) => [d.id, d.metric_values])).toEqual(
+      body(result).data.map((d: any) => [d.id, d.metric_values]),
+    );
     const bad = await call(pro, "metric_query", { entity: "districts", metric_query: { select: [{ metric: "no_such_metric" }] } });
     expect(body(bad)).toMatchObject({ error: "bad_request", message: expect.stringMatching(/no_such_metric/) });
   });

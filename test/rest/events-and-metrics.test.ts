@@ -190,6 +190,21 @@ describe("GET /metrics and the metric query through REST", () => {
     expect(post.body.data.map((d: { name: string }) => d.name)).toEqual(["Metric B", "Metric C"]);
   });
 
+  it("every plan, free included, gets the same latest values on GET and POST (issue 20 point 3: free answered 500)", async () => {
+    const q = {
+      select: [{ metric: "total_enrollment", as: "e" }],
+      filters: [{ metric: "total_enrollment", op: "gt", value: 0 }],
+      sort: { metric: "total_enrollment", direction: "desc" },
+    };
+    const values = (body: { data: { name: string; metric_values: unknown }[] }) => body.data.map((d) => [d.name, d.metric_values]);
+    const expected = values((await t.get(`/api/v1/districts?metric_query=${metricQuery(q)}`).expect(200)).body);
+    expect(expected.length).toBeGreaterThan(1);
+    for (const plan of ["free", "pro", "internal"] as const) {
+      expect(values((await t.get(`/api/v1/districts?metric_query=${metricQuery(q)}`, plan).expect(200)).body)).toEqual(expected);
+      expect(values((await t.post("/api/v1/districts", { metric_query: JSON.stringify(q) }, plan).expect(200)).body)).toEqual(expected);
+    }
+  });
+
   it("invalid JSON, an unknown metric, or over 16,000 characters: 400 naming metric_query", async () => {
     const tooLong = JSON.stringify({ select: [{ metric: "total_enrollment", as: "e" }] }).padEnd(16_001, " ");
     const cases = ["{not json", JSON.stringify({ select: [{ metric: "shoe_size", as: "s" }] }), tooLong];

@@ -459,6 +459,19 @@ describe("schools REST: list, detail, filters, gating, PATCH", () => {
     expect(res.body.pagination.total).toBe(2);
     const post = await t.post("/api/v1/schools", { metric_query: mq }).expect(200);
     expect(post.body).toEqual(res.body);
+    // The free plan (issue 20 point 3: 500 on PostgreSQL): the same records and latest values; the change is
+    // history-gated, but the free organization follows Fremont Tech (beforeAll), which opens its history.
+    const free = await t.get(`/api/v1/schools?metric_query=${encodeURIComponent(mq)}`, "free").expect(200);
+    expect(names(free.body)).toEqual(["Fremont Tech", "Clark Middle"]);
+    expect(free.body.data.map((r: Rec) => r.metric_values)).toEqual([
+      { enrollment: 900, growth: 20 },
+      { enrollment: 600, growth: null },
+    ]);
+    expect(free.body.notices).toEqual([{ code: "history_gated", message: expect.stringContaining("school years 2022, 2023") }]);
+    const latestOnly = JSON.stringify({ ...JSON.parse(mq), select: [{ metric: "total_enrollment", as: "enrollment" }] });
+    const freeLatest = await t.post("/api/v1/schools", { metric_query: latestOnly }, "free").expect(200);
+    expect(freeLatest.body.data.map((r: Rec) => r.metric_values)).toEqual([{ enrollment: 900 }, { enrollment: 600 }]);
+    expect(freeLatest.body.notices).toBeUndefined();
   });
 
   it("rejects invalid parameters with 400s naming them", async () => {
