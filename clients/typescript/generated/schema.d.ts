@@ -4486,7 +4486,7 @@ export interface operations {
                 limit?: number;
                 /** @description Records to skip before the page, 0 or more (default 0). */
                 offset?: number;
-                /** @description Metric query JSON (contract section 8), at most 16,000 characters. */
+                /** @description Metric query JSON (contract section 8), at most 16,000 characters. Its lookups count in the query cost (docs/limits.md). On the free plan, years history gating withholds read as null and the answer carries a history_gated notice (docs/metric-query.md). */
                 metric_query?: string;
             };
             header?: never;
@@ -4666,7 +4666,7 @@ export interface operations {
                      * @default 0
                      */
                     offset?: string;
-                    /** @description Metric query JSON (contract section 8), at most 16,000 characters. */
+                    /** @description Metric query JSON (contract section 8), at most 16,000 characters. Its lookups count in the query cost (docs/limits.md). On the free plan, years history gating withholds read as null and the answer carries a history_gated notice (docs/metric-query.md). */
                     metric_query?: string;
                 };
             };
@@ -5867,7 +5867,7 @@ export interface operations {
                 limit?: number;
                 /** @description Records to skip before the page, 0 or more (default 0). */
                 offset?: number;
-                /** @description Metric query JSON (contract section 8), at most 16,000 characters. */
+                /** @description Metric query JSON (contract section 8), at most 16,000 characters. Its lookups count in the query cost (docs/limits.md). On the free plan, years history gating withholds read as null and the answer carries a history_gated notice (docs/metric-query.md). */
                 metric_query?: string;
             };
             header?: never;
@@ -6038,7 +6038,7 @@ export interface operations {
                      * @default 0
                      */
                     offset?: string;
-                    /** @description Metric query JSON (contract section 8), at most 16,000 characters. */
+                    /** @description Metric query JSON (contract section 8), at most 16,000 characters. Its lookups count in the query cost (docs/limits.md). On the free plan, years history gating withholds read as null and the answer carries a history_gated notice (docs/metric-query.md). */
                     metric_query?: string;
                 };
             };

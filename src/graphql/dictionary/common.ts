@@ -61,7 +61,9 @@ export const limitArg = (max: number, defaultLimit = 50): string =>
 export const LIST_FILTER = (what: string): string =>
   `Another organization's list or an unknown id is a 404 not_found; a list that holds other than ${what} is a 400.`;
 
-export const METRIC_QUERY = "Metric query JSON (contract section 8), at most 16,000 characters.";
+export const METRIC_QUERY =
+  "Metric query JSON (contract section 8), at most 16,000 characters. Its lookups count in the query cost (docs/limits.md). " +
+  "On the free plan, years history gating withholds read as null and the answer carries a history_gated notice (docs/metric-query.md).";
 
 export const RECORD_TIMES = (what: string): Record<string, string> => ({
   id: `Our stable id of the ${what} (UUID); use it in the API's paths and filters.`,
