@@ -107,31 +107,50 @@ function tableContacts($: Html, url: string, out: ExtractedContact[], inTables: 
   });
 }
 
+/**
+ * schema.org Person records anywhere in the page's JSON-LD, in document order (an object's `@graph` first, then
+ * the object, then its other values). An explicit stack, not recursion: crawled structured data can nest
+ * 100,000 levels deep, which overflowed the call stack. `@graph` is walked once (it was walked twice per
+ * level, exponential in a chain of them).
+ */
 function jsonLdContacts(blocks: unknown[], url: string, out: ExtractedContact[]): void {
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!node || typeof node !== "object") return;
-    const record = node as Record<string, unknown>;
-    if (record["@graph"]) visit(record["@graph"]);
-    const type = record["@type"];
-    if (type === "Person" || (Array.isArray(type) && type.includes("Person"))) {
-      const name = typeof record.name === "string" ? personName(record.name) : null;
-      if (name) {
-        const email = typeof record.email === "string" ? emailIn(record.email.replace(/^mailto:/i, "")) : null;
-        const title = typeof record.jobTitle === "string" ? clean(record.jobTitle) : null;
-        if (title || email)
-          out.push({
-            name,
-            title: title || null,
-            email,
-            phone: typeof record.telephone === "string" ? normalizePhone(record.telephone) : null,
-            sourceUrl: url,
-          });
-      }
+  type Task = { visit: unknown } | { person: Record<string, unknown> };
+  const stack: Task[] = [{ visit: blocks }];
+  for (let task = stack.pop(); task; task = stack.pop()) {
+    if ("person" in task) {
+      personContact(task.person, url, out);
+      continue;
     }
-    for (const value of Object.values(record)) if (value && typeof value === "object") visit(value);
-  };
-  visit(blocks);
+    const node = task.visit;
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push({ visit: node[i] });
+      continue;
+    }
+    if (!node || typeof node !== "object") continue;
+    const record = node as Record<string, unknown>;
+    // Pushed in reverse: popped as @graph, the record, then its other values in order.
+    const values = Object.entries(record).filter(([key, value]) => key !== "@graph" && value && typeof value === "object");
+    for (let i = values.length - 1; i >= 0; i--) stack.push({ visit: values[i]![1] });
+    stack.push({ person: record });
+    if (record["@graph"]) stack.push({ visit: record["@graph"] });
+  }
+}
+
+function personContact(record: Record<string, unknown>, url: string, out: ExtractedContact[]): void {
+  const type = record["@type"];
+  if (type !== "Person" && !(Array.isArray(type) && type.includes("Person"))) return;
+  const name = typeof record.name === "string" ? personName(record.name) : null;
+  if (!name) return;
+  const email = typeof record.email === "string" ? emailIn(record.email.replace(/^mailto:/i, "")) : null;
+  const title = typeof record.jobTitle === "string" ? clean(record.jobTitle) : null;
+  if (title || email)
+    out.push({
+      name,
+      title: title || null,
+      email,
+      phone: typeof record.telephone === "string" ? normalizePhone(record.telephone) : null,
+      sourceUrl: url,
+    });
 }
 
 function cardContacts($: Html, url: string, out: ExtractedContact[], inTables: Set<Element>): void {
