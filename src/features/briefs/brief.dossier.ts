@@ -10,7 +10,8 @@
  * They enter the dossier only when the brief's organization had unlocked the entity when the build ran;
  * otherwise the findings section says they are withheld, and the narrative is made without them. People
  * carry names, titles and the catalogue contact id, never a contact's gated fields (email, phone ...). Events
- * restating gated intelligence enter in their public form unless unlocked (src/features/events/event.access.ts).
+ * are stored whole and presented on every read with the organization's unlock then (brief.service.ts); those
+ * restating gated intelligence reach the narrative only when unlocked (src/features/events/event.access.ts).
  *
  * Honesty: `data_source` lists, per section, the data_source values (or federal file versions) of the rows
  * it was built from, and `demo_sections` names the sections that contain demo rows (docs/demo-data.md).
@@ -284,15 +285,16 @@ export async function buildDossier(db: Db, env: Env, subject: DossierSubject, no
     };
   }
 
-  // ---- recent timeline events (public; those restating gated intelligence in their public form unless unlocked)
-  const events = (
-    await db.prisma.timelineEvent.findMany({
-      where: { entity_type: kind, entity_id: id },
-      orderBy: [{ event_date: "desc" }, { id: "asc" }],
-      take: EVENTS_LIMIT,
-    })
-  ).map((e) => presentEvent(e, unlocked));
-  for (const e of events) if (e.description && e.source_url) sources.push({ url: e.source_url, title: e.title, text: e.description });
+  // ---- recent timeline events, stored as they are: every read presents them with the organization's unlock at
+  // that time (brief.service.ts), so a later unlock shows them whole. The narrative sees only what the
+  // organization may see now (those restating gated intelligence in their public form unless unlocked).
+  const events = await db.prisma.timelineEvent.findMany({
+    where: { entity_type: kind, entity_id: id },
+    orderBy: [{ event_date: "desc" }, { id: "asc" }],
+    take: EVENTS_LIMIT,
+  });
+  for (const e of events.map((event) => presentEvent(event, unlocked)))
+    if (e.description && e.source_url) sources.push({ url: e.source_url, title: e.title, text: e.description });
 
   // ---- narrative
   const latest = (statistics.trend as { school_year_start: number; total_enrollment: number | null }[]).at(-1);

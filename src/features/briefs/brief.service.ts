@@ -20,7 +20,9 @@ import { BadRequestError, ForbiddenError, NotFoundError } from "../../graphql/er
 import type { JobQueue } from "../../jobs/queue";
 import { isPaidPlan, type Viewer } from "../auth/viewer";
 import { listedContactsOfParent } from "../contacts/contact.service";
+import { unlockedSql } from "../access/access.service";
 import { MONEY_TX, type Tx } from "../credits/credits.service";
+import { presentEvent } from "../events/event.access";
 import { holdsEntitySlotSql } from "../follows/follow.slots";
 import { requireProject, requireProjectEntity } from "../projects/project.service";
 import { PERSON_KEY_PATTERN, type DossierPerson } from "./brief.dossier";
@@ -59,6 +61,8 @@ interface BriefRow {
   finished_at: Date | null;
   /** The caller's organization holds a follow slot of the brief's entity (follow.slots.ts): history gating. */
   followed: boolean;
+  /** The caller's organization has unlocked the brief's entity now: gated events are shown whole. */
+  unlocked: boolean;
 }
 
 /**
@@ -67,6 +71,9 @@ interface BriefRow {
  * holds no follow slot of the entity (follow.slots.ts: not followed, or unfollowed and the slot released) sees the
  * latest year only (statistics, finance), no enrollment change, and no narrative (it quotes the history);
  * following again opens them again.
+ * Events are presented with the organization's unlock of the entity at read time (event.access.ts): a gated
+ * event stored whole (every build stores them so; builds before issue 20 point 2 did so while locked) is in its
+ * public form until the entity is unlocked, and whole after.
  */
 function present(row: BriefRow, viewer: Viewer, now = new Date()): Brief {
   const stuck = isStuck(row.status, row.started_at, now);
@@ -77,7 +84,7 @@ function present(row: BriefRow, viewer: Viewer, now = new Date()): Brief {
     entity_type: row.entity_type as BriefEntityType,
     entity_id: row.entity_id,
     status: (stuck ? BriefStatus.failed : row.status) as BriefStatus,
-    dossier: row.dossier ? gateHistory(row.dossier as Record<string, unknown>, historyOpen) : null,
+    dossier: row.dossier ? gateEvents(gateHistory(row.dossier as Record<string, unknown>, historyOpen), row.unlocked === true) : null,
     error: stuck ? STUCK_ERROR : row.error,
     started_at: row.started_at,
     finished_at: row.finished_at,
@@ -86,6 +93,14 @@ function present(row: BriefRow, viewer: Viewer, now = new Date()): Brief {
 
 const HISTORY_NARRATIVE_NOTE =
   "The narrative is withheld: it draws on the multi-year history, which a free organization sees only while it holds a follow slot of the entity.";
+
+type DossierEvent = { event_type: string; title: string };
+
+function gateEvents(dossier: Record<string, unknown>, unlocked: boolean): Record<string, unknown> {
+  const events = dossier.events;
+  if (!Array.isArray(events)) return dossier;
+  return { ...dossier, events: (events as DossierEvent[]).map((event) => presentEvent(event, unlocked)) };
+}
 
 function gateHistory(dossier: Record<string, unknown>, historyOpen: boolean): Record<string, unknown> {
   const statistics = dossier.statistics as { trend?: unknown[] } | null | undefined;
@@ -105,7 +120,9 @@ function gateHistory(dossier: Record<string, unknown>, historyOpen: boolean): Re
 }
 
 const BRIEF_COLUMNS = `b.id, b.project_id, b.entity_type, b.entity_id, b.status, b.dossier, b.error, b.started_at, b.finished_at,
-  ${holdsEntitySlotSql("b.organization_id", "b.entity_type", "b.entity_id")} AS followed`;
+  ${holdsEntitySlotSql("b.organization_id", "b.entity_type", "b.entity_id")} AS followed,
+  EXISTS (SELECT 1 FROM unlocks bu WHERE bu.organization_id = b.organization_id AND bu.entity_type = b.entity_type
+           AND bu.entity_id = b.entity_id AND ${unlockedSql("bu")}) AS unlocked`;
 
 /**
  * GET /briefs?project_id=&entity_type=&entity_id=: the pair's brief, or null when it never had a build.
