@@ -12,6 +12,7 @@ import type { Db } from "./db/client";
 import { recordLockUrl } from "./db/data-dir-lock";
 import { openDatabase } from "./db/open";
 import { migrate } from "./db/migrate";
+import { rekeyLegacyExtractionIds } from "./features/extraction/extraction.rekey";
 import { createHttpServer } from "./http-server";
 import { logger } from "./logger";
 import { createMetrics, createMetricsServer } from "./observability/metrics";
@@ -37,6 +38,8 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
   try {
     const migrated = await migrate(db);
     if (migrated.applied.length) logger.info("migrations applied", { applied: migrated.applied });
+    const rekeyed = await rekeyLegacyExtractionIds(db);
+    if (Object.keys(rekeyed.rekeyed).length) logger.info("extracted rows' version-5 ids re-keyed", { ...rekeyed.rekeyed });
     await seedEmptyEmbedded(db, env);
 
     // Every role starts the job queue (the API sends jobs); worker and all also work them (src/jobs/worker.ts).

@@ -6,6 +6,7 @@ import "reflect-metadata";
 import { loadEnv } from "../config/env";
 import type { RestAdapterFactory } from "../graphql/execution";
 import { migrate } from "../db/migrate";
+import { rekeyLegacyExtractionIds } from "../features/extraction/extraction.rekey";
 import { createApiKey, revokeApiKeys } from "../features/auth/api-key.service";
 import { createOrganization, createProject, grantCredits } from "../features/organizations/organization.service";
 import { MAX_CREDIT_GRANT } from "../features/credits/credits.service";
@@ -35,6 +36,7 @@ const withDb =
     const db = await openDatabase(loadEnv());
     try {
       await migrate(db);
+      await rekeyLegacyExtractionIds(db);
       return await fn(db, args);
     } finally {
       await db.close();

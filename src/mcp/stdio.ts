@@ -13,6 +13,7 @@ import { DataDirLockedError, dataDirHolder, type LockHolder } from "../db/data-d
 import { migrate } from "../db/migrate";
 import { openDatabase } from "../db/open";
 import { ApiKeyAuthenticator } from "../features/auth/api-key.service";
+import { rekeyLegacyExtractionIds } from "../features/extraction/extraction.rekey";
 import { createContext, type Context } from "../graphql/context";
 import { ExecutionEngine } from "../graphql/execution";
 import { boundedDb, RequestTimeoutError } from "../graphql/request-budget";
@@ -90,6 +91,7 @@ export async function runMcpStdio(options: { env: Env; apiKey: string | undefine
   let server: ReturnType<typeof createMcpServer>;
   try {
     await migrate(db);
+    await rekeyLegacyExtractionIds(db);
     const authenticator = new ApiKeyAuthenticator(db, env.API_KEY_CACHE_SECONDS * 1000);
     // A missing or bad key ends the command here (exit 1, one JSON line on stderr), before any MCP message.
     await authenticator.authenticate(options.apiKey ? `Bearer ${options.apiKey}` : undefined);
