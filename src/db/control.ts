@@ -11,7 +11,8 @@ import { logger } from "../logger";
 import type { Db } from "./client";
 
 export interface ControlChannel {
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** `name`: PostgreSQL keeps the statement prepared on each connection under it (parsed and planned once). */
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[], name?: string): Promise<T[]>;
   /** Ends a PostgreSQL backend's running statement (pg_cancel_backend); a no-op on the embedded database. */
   cancel(pid: number): Promise<void>;
   readonly stats: { statements: number };
@@ -47,9 +48,9 @@ export function controlChannel(db: Db): ControlChannel {
   };
   return {
     stats,
-    async query<T>(sql: string, params: readonly unknown[] = []) {
+    async query<T>(sql: string, params: readonly unknown[] = [], name?: string) {
       stats.statements += 1;
-      return (await open().query(sql, params as unknown[])).rows as T[];
+      return (await open().query({ text: sql, values: params as unknown[], ...(name ? { name } : {}) })).rows as T[];
     },
     async cancel(pid: number) {
       stats.statements += 1;

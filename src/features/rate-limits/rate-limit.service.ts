@@ -9,6 +9,8 @@
  * A finished request's release (its lease and its cost, known only at the end) waits in this process for
  * the key's next admission statement, or for a flush a few milliseconds later when none comes.
  * Leases expire (REQUEST_TIMEOUT_MS plus a margin), so a crashed process does not hold slots forever.
+ * A refusal the database would certainly give (the key's last known row, refilled since, is short; or this
+ * process alone holds every slot) is answered without a statement, so a flood of refused requests is cheap.
  */
 import crypto from "node:crypto";
 import type { ControlChannel } from "../../db/control";
@@ -75,6 +77,10 @@ export class RateLimiter {
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private closed = false;
+  /** The key's row as the database last answered, and when that statement was sent (this process's clock). */
+  private readonly known = new Map<string, { tokens: number; cost: number; at: number }>();
+  /** Requests of each key admitted by this process and not yet released. */
+  private readonly inFlightHere = new Map<string, number>();
 
   constructor(
     private readonly control: ControlChannel,
@@ -101,58 +107,69 @@ export class RateLimiter {
     if (!policy) return null;
     // A request weighing more than the whole bucket could never pass: it takes the whole bucket.
     const need = Math.min(weight, policy.burst);
+    const local = this.refusedHere(apiKeyId, policy, need);
+    if (local) return local;
     // A release already on its way lands first: this decision sees the cost and slots it returns.
     await this.flushing;
     const released = this.pending.get(apiKeyId);
     this.pending.delete(apiKeyId);
     const leaseId = crypto.randomUUID();
+    const sentAt = Date.now();
     let row: { tokens: number; cost_tokens: number; admitted: boolean; in_flight: number };
     try {
-      [row] = (await this.control.query(ADMIT, [
-        apiKeyId,
-        policy.burst,
-        policy.rate,
-        need,
-        policy.costBurst,
-        policy.concurrency,
-        leaseId,
-        this.leaseSeconds,
-        released?.leases ?? [],
-        released?.cost ?? 0,
-        policy.costRate,
-      ])) as [typeof row];
+      [row] = (await this.control.query(
+        ADMIT,
+        [
+          apiKeyId,
+          policy.burst,
+          policy.rate,
+          need,
+          policy.costBurst,
+          policy.concurrency,
+          leaseId,
+          this.leaseSeconds,
+          released?.leases ?? [],
+          released?.cost ?? 0,
+          policy.costRate,
+        ],
+        "rate_limit_admit",
+      )) as [typeof row];
     } catch (error) {
       if (released) this.queue(apiKeyId, released.leases, released.cost);
       throw error;
     }
     const tokens = Number(row.tokens);
     const cost = Number(row.cost_tokens);
-    const reason: RefusalReason | undefined = row.admitted ? undefined : tokens < need ? "rate" : cost <= 0 ? "cost" : "concurrency";
-    const retryAfter =
-      reason === "rate"
-        ? Math.ceil((need - tokens) / policy.rate)
-        : reason === "cost"
-          ? Math.ceil(-cost / policy.costRate + 1e-9)
-          : reason === "concurrency"
-            ? 1
-            : 0;
-    return {
-      admitted: row.admitted,
-      reason,
-      policy,
-      remaining: Math.max(0, Math.floor(tokens)),
-      reset: Math.ceil(Math.max(0, policy.burst - tokens) / policy.rate),
-      costRemaining: Math.floor(cost),
-      costReset: Math.ceil(Math.max(0, policy.costBurst - cost) / policy.costRate),
-      retryAfter: Math.max(1, retryAfter),
-      inFlight: row.in_flight,
-      leaseId: row.admitted ? leaseId : undefined,
-    };
+    this.known.set(apiKeyId, { tokens, cost, at: sentAt });
+    if (row.admitted) this.inFlightHere.set(apiKeyId, (this.inFlightHere.get(apiKeyId) ?? 0) + 1);
+    return decision(policy, need, tokens, cost, row.admitted, row.in_flight, row.admitted ? leaseId : undefined);
+  }
+
+  /**
+   * A refusal the database would give anyway, answered without asking it: other processes only take tokens,
+   * cost and slots, so the key's last known row refilled since (measured from when that statement was sent)
+   * is at least what the database holds, and this process's own unreleased requests are at most what it
+   * counts in flight. A flood of refused requests then costs no statement.
+   */
+  private refusedHere(apiKeyId: string, policy: RatePolicy, need: number): RateDecision | undefined {
+    const known = this.known.get(apiKeyId);
+    if (!known) return undefined;
+    const elapsed = Math.max(0, (Date.now() - known.at) / 1000);
+    const tokens = Math.min(policy.burst, known.tokens + elapsed * policy.rate);
+    const cost = Math.min(policy.costBurst, known.cost + elapsed * policy.costRate);
+    const here = this.inFlightHere.get(apiKeyId) ?? 0;
+    if (tokens >= need && cost > 0 && here < policy.concurrency) return undefined;
+    return decision(policy, need, tokens, cost, false, here, undefined);
   }
 
   /** The request holding `leaseId` ended having spent `cost`: freed with the key's next admission, or flushed shortly. */
   release(apiKeyId: string, leaseId: string | undefined, cost: number): void {
     // After close (a response that outlived the app's stop) the lease expires on its own.
+    if (leaseId) {
+      const here = (this.inFlightHere.get(apiKeyId) ?? 1) - 1;
+      if (here > 0) this.inFlightHere.set(apiKeyId, here);
+      else this.inFlightHere.delete(apiKeyId);
+    }
     if (this.closed) return;
     this.queue(apiKeyId, leaseId ? [leaseId] : [], cost);
   }
@@ -190,4 +207,36 @@ export class RateLimiter {
     await this.flush();
     await this.control.close();
   }
+}
+
+function decision(
+  policy: RatePolicy,
+  need: number,
+  tokens: number,
+  cost: number,
+  admitted: boolean,
+  inFlight: number,
+  leaseId: string | undefined,
+): RateDecision {
+  const reason: RefusalReason | undefined = admitted ? undefined : tokens < need ? "rate" : cost <= 0 ? "cost" : "concurrency";
+  const retryAfter =
+    reason === "rate"
+      ? Math.ceil((need - tokens) / policy.rate)
+      : reason === "cost"
+        ? Math.ceil(-cost / policy.costRate + 1e-9)
+        : reason === "concurrency"
+          ? 1
+          : 0;
+  return {
+    admitted,
+    reason,
+    policy,
+    remaining: Math.max(0, Math.floor(tokens)),
+    reset: Math.ceil(Math.max(0, policy.burst - tokens) / policy.rate),
+    costRemaining: Math.floor(cost),
+    costReset: Math.ceil(Math.max(0, policy.costBurst - cost) / policy.costRate),
+    retryAfter: Math.max(1, retryAfter),
+    inFlight,
+    leaseId,
+  };
 }
