@@ -179,7 +179,7 @@ async function main(): Promise<void> {
   let results: Record<string, unknown>;
   try {
     await victim(server.base, keys.victim, 2); // warm-up: compiled operations, pool connections
-    log(`unloaded: victim alone for ${DURATION} s, then the same from an unlimited key (no limiter statement)`);
+    log(`unloaded: victim alone for ${DURATION} s, then a limited and an unlimited key taking turns (the limiter's overhead)`);
     const unloaded = await victim(server.base, keys.victim, DURATION);
     await victim(server.base, keys.unlimited, 2);
     // The limiter's overhead: a limited and an unlimited key taking turns, so both meet the same machine load.
