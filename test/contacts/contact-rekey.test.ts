@@ -46,6 +46,7 @@ const SNAPSHOT_SQL = `
   UNION ALL SELECT 'promoted_contacts', contact_id::text FROM promoted_contacts
   UNION ALL SELECT 'bid_filings', bid_id::text FROM bid_filings
   UNION ALL SELECT 'briefs', dossier::text FROM briefs
+  UNION ALL SELECT 'idempotency_keys', response::text FROM idempotency_keys
   ORDER BY 1, 2`;
 
 describe("re-keying extracted rows' version-5 ids (issue 20 point 7)", () => {
@@ -129,6 +130,13 @@ describe("re-keying extracted rows' version-5 ids (issue 20 point 7)", () => {
       brief_reference: { brief_id: briefId, person_key: "p_000000000000000000000001", section: "people" },
     });
     await insertBidFiling(db, org, oldBid, "save");
+    await insert(db, "idempotency_keys", {
+      organization_id: org,
+      key: "unlock-contact-1",
+      request_hash: "h",
+      status_code: 200,
+      response: { results: [{ entity_type: "contact", entity_id: oldContact, state: "unlocked" }] },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -163,11 +171,12 @@ describe("re-keying extracted rows' version-5 ids (issue 20 point 7)", () => {
        UNION ALL SELECT 'hold', entity_id::text FROM credit_holds
        UNION ALL SELECT 'ledger', entity_id::text FROM credit_ledger WHERE entity_id IS NOT NULL
        UNION ALL SELECT 'promoted', contact_id::text FROM promoted_contacts
-       UNION ALL SELECT 'brief', dossier -> 'people' -> 0 ->> 'contact_id' FROM briefs WHERE id = $1`,
+       UNION ALL SELECT 'brief', dossier -> 'people' -> 0 ->> 'contact_id' FROM briefs WHERE id = $1
+       UNION ALL SELECT 'replay', response -> 'results' -> 0 ->> 'entity_id' FROM idempotency_keys`,
       [briefId],
     );
     expect(refs.sort((a, b) => a.t.localeCompare(b.t))).toEqual(
-      ["brief", "hold", "ledger", "promoted", "unlock"].map((name) => ({ t: name, v: newContact })),
+      ["brief", "hold", "ledger", "promoted", "replay", "unlock"].map((name) => ({ t: name, v: newContact })),
     );
     const [filing] = await db.query<{ bid_id: string; title: string }>(
       `SELECT f.bid_id, b.title FROM bid_filings f JOIN bids b ON b.id = f.bid_id`,
