@@ -168,7 +168,13 @@ export function fromGraphQLError(error: GraphQLFormattedError): ErrorBody {
   return httpError(code, error.message, extra);
 }
 
-/** GraphQL errors: coded AppErrors and GraphQL's own validation errors pass; anything else is masked. */
+/** GraphQL's own messages quote what the client wrote (field names, literals): each long quoted run clipped as `clip` does. */
+function clipQuoted(formatted: GraphQLFormattedError): GraphQLFormattedError {
+  const message = formatted.message.replace(/"([^"]{81,})"/g, (_m, text: string) => `"${clip(text)}"`);
+  return message === formatted.message ? formatted : { ...formatted, message };
+}
+
+/** GraphQL errors: coded AppErrors and GraphQL's own validation errors pass (client text clipped); anything else is masked. */
 export function maskError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = (error as { originalError?: unknown })?.originalError;
   if (original instanceof AppError || error instanceof AppError) return formatted;
@@ -177,8 +183,8 @@ export function maskError(formatted: GraphQLFormattedError, error: unknown): Gra
   const http = (error as GraphQLError)?.extensions?.http as { status?: number } | undefined;
   const code = formatted.extensions?.code;
   if (http?.status && http.status >= 400 && http.status < 500 && (!code || code === "INTERNAL_SERVER_ERROR"))
-    return { ...formatted, extensions: { ...formatted.extensions, code: "BAD_REQUEST" } };
-  if (code && code !== "INTERNAL_SERVER_ERROR") return formatted;
+    return { ...clipQuoted(formatted), extensions: { ...formatted.extensions, code: "BAD_REQUEST" } };
+  if (code && code !== "INTERNAL_SERVER_ERROR") return clipQuoted(formatted);
   logger.error("resolver error", { error: String((original as Error)?.stack ?? original ?? formatted.message) });
   return { message: "internal error", extensions: { code: "INTERNAL_SERVER_ERROR" } };
 }

@@ -139,6 +139,29 @@ describe("GraphQL variables (issue 20 point 9)", () => {
     expect(logged).toEqual([]);
   });
 
+  it("GraphQL's own validation messages quote the client's names and literals clipped", async () => {
+    const long = "z".repeat(3000);
+    const queries = [
+      `{ districts(limit: "${long}") { data { id } } }`,
+      `{ ${long} }`,
+      `{ districts(filter: { ${long}: 1 }) { data { id } } }`,
+    ];
+    const answers: unknown[] = [];
+    for (const query of queries) {
+      const res = await t.post("/graphql", { query });
+      const message: string = res.body.errors?.[0]?.message ?? "";
+      // Booleans and a short prefix, so a failure does not diff 3,000-character strings.
+      answers.push([
+        res.status,
+        res.body.errors?.[0]?.extensions?.code,
+        message.includes(long),
+        message.includes(`${"z".repeat(80)}… (3000 characters)`),
+        message.length < 400,
+      ]);
+    }
+    expect(answers).toEqual(queries.map(() => [400, "GRAPHQL_VALIDATION_FAILED", false, true, true]));
+  });
+
   it("the same values through MCP tools answer bad_request naming the tool's argument, nothing logged as internal", async () => {
     const table: [label: string, tool: string, args: Record<string, unknown>, message: RegExp][] = [
       ["limit as a string", "search", { entity: "districts", limit: "200" }, /^search: limit must be an integer.*; got "200"$/],
