@@ -14,7 +14,7 @@ import type { Db } from "./db/client";
 import { ApiKeyAuthenticator } from "./features/auth/api-key.service";
 import type { Viewer } from "./features/auth/viewer";
 import { createContext, type Context } from "./graphql/context";
-import { AppError, httpError, maskError } from "./graphql/errors";
+import { AppError, clip, httpError, maskError } from "./graphql/errors";
 import { ExecutionEngine, type RestAdapterFactory } from "./graphql/execution";
 import { limitRules } from "./graphql/limits";
 import type { JobQueue } from "./jobs/queue";
@@ -148,7 +148,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   }
 
   app.use((req, res) => {
-    res.status(404).json(httpError("NOT_FOUND", `no route for ${req.method} ${req.path}`));
+    res.status(404).json(httpError("NOT_FOUND", `no route for ${req.method} ${clip(req.path)}`));
   });
   app.use(errorHandler);
 

@@ -4,6 +4,11 @@
  * test/unit/naming.test.ts proves camel(snake(x)) === x for every field and argument of the schema.
  */
 const snakeCache = new Map<string, string>();
+/** The schema's names fit many times over; client-sent body keys pass through too, so the cache must not grow with them. */
+export const SNAKE_CACHE_MAX = 10_000;
+
+/** Entries in the cache (for the test that a flood of distinct names cannot grow it without bound). */
+export const snakeCacheSize = (): number => snakeCache.size;
 
 export function snake(camelName: string): string {
   let cached = snakeCache.get(camelName);
@@ -17,7 +22,7 @@ export function snake(camelName: string): string {
       else out.push(lower);
     }
     cached = out.join("_").replace(/^(_+)_/, "$1");
-    snakeCache.set(camelName, cached);
+    if (snakeCache.size < SNAKE_CACHE_MAX) snakeCache.set(camelName, cached);
   }
   return cached;
 }

@@ -50,6 +50,11 @@ describe("HTTP error model, authentication and limits", () => {
     expectGeneric(res.body, 404, "not_found");
     const outside = await t.http.get("/nowhere").expect(404);
     expectGeneric(outside.body, 404, "not_found");
+    // A 10,000-character path is named clipped, not sent back whole (issue 20 point 13).
+    const long = await t.http.get(`/${"p".repeat(10_000)}`).expect(404);
+    expectGeneric(long.body, 404, "not_found");
+    expect(long.body.message.length).toBeLessThan(200);
+    expect(long.body.message).toContain("characters)");
   });
 
   it("400 for malformed JSON and for a body that is not an object; 413 above 1 MiB", async () => {

@@ -1,5 +1,5 @@
 import { isInputObjectType, isInterfaceType, isObjectType } from "graphql";
-import { camel, snake } from "../../src/graphql/naming";
+import { camel, snake, SNAKE_CACHE_MAX, snakeCacheSize } from "../../src/graphql/naming";
 import { getSchema } from "../../src/graphql/schema";
 
 describe("the naming rule between GraphQL (camelCase) and REST (snake_case)", () => {
@@ -15,6 +15,11 @@ describe("the naming rule between GraphQL (camelCase) and REST (snake_case)", ()
   ])("%s <-> %s", (camelName, snakeName) => {
     expect(snake(camelName)).toBe(snakeName);
     expect(camel(snakeName)).toBe(camelName);
+  });
+
+  it("a flood of distinct client-sent names cannot grow the cache past its bound (issue 20)", () => {
+    for (let i = 0; i < SNAKE_CACHE_MAX + 5_000; i++) expect(snake(`clientKey${i}X`)).toBe(`client_key_${i}_x`);
+    expect(snakeCacheSize()).toBeLessThanOrEqual(SNAKE_CACHE_MAX);
   });
 
   it("answers the same name from its cache", () => {
