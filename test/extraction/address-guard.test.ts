@@ -6,10 +6,9 @@
  * never receive a request.
  */
 import dns from "node:dns";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { guardedLookup, isRefusedAddress, refusedReason, type LookupFunction } from "../../src/features/extraction/address-guard";
 import { FetchError, HostScheduler, HttpClient, type HttpLimits } from "../../src/features/extraction/http-client";
+import { listen, type Listener } from "./support/fixture-server";
 
 const REFUSED: [string, RegExp][] = [
   // IPv4 ranges
@@ -134,33 +133,6 @@ const LIMITS: HttpLimits = {
   hostDelayMs: 0,
   allowPrivateHosts: false,
 };
-
-interface Listener {
-  port: number;
-  requests: string[];
-  close(): Promise<void>;
-}
-
-async function listen(
-  host: string,
-  port: number,
-  handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
-): Promise<Listener> {
-  const requests: string[] = [];
-  const server = http.createServer((req, res) => {
-    requests.push(req.url ?? "");
-    handler(req, res);
-  });
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, host, resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    requests,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 /** A resolver with fixed answers per name (a list per call: the answer may change between connections). */
 function fakeDns(answers: Record<string, string[][]>): LookupFunction & { calls: string[] } {

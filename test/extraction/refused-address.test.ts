@@ -5,8 +5,6 @@
  * public-looking host (a fake resolver's answer, 127.0.0.2 exempted for the test) that redirects inward.
  */
 import type dns from "node:dns";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { loadEnv } from "../../src/config/env";
 import type { LookupFunction } from "../../src/features/extraction/address-guard";
 import { HostScheduler, HttpClient } from "../../src/features/extraction/http-client";
@@ -16,7 +14,7 @@ import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";
 import { insertSchool } from "../support/school-factories";
 import { until } from "../support/wait";
-import { EXTRACTION_TEST_ENV } from "./support/fixture-server";
+import { EXTRACTION_TEST_ENV, listen, type Listener } from "./support/fixture-server";
 
 // The extraction test settings, with the default address rule (loopback refused).
 const STRICT = {
@@ -26,29 +24,6 @@ const STRICT = {
   JOB_RETRY_DELAY_SECONDS: "0",
   JOB_RETRY_LIMIT: "0",
 };
-
-interface Listener {
-  port: number;
-  requests: string[];
-  close(): Promise<void>;
-}
-
-async function listen(host: string, port: number, handler: http.RequestListener): Promise<Listener> {
-  const requests: string[] = [];
-  const server = http.createServer((req, res) => {
-    requests.push(req.url ?? "");
-    handler(req, res);
-  });
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, host, resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    requests,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 const INTRANET_PAGE = `<html><head><title>Intranet</title></head><body><h1>Staff directory</h1>
 <p>Superintendent Jane Secret, jane.secret@intranet.example, signed a contract with PowerSchool for $412,000.</p></body></html>`;

@@ -119,3 +119,27 @@ export const EXTRACTION_TEST_ENV = {
   EXTRACTION_MAX_BYTES: String(1024 * 1024),
   EXTRACTION_MAX_REDIRECTS: "5",
 };
+
+/** A plain listener on `host:port` (0: any free port) that records every request's path, for address tests. */
+export interface Listener {
+  port: number;
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export async function listen(host: string, port: number, handler: http.RequestListener): Promise<Listener> {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? "");
+    handler(req, res);
+  });
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, host, resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    requests,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
