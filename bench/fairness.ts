@@ -18,7 +18,8 @@
 import "reflect-metadata";
 import os from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { Client } from "pg";
 import { createDb, type Db } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
@@ -26,7 +27,7 @@ import { packageRoot } from "../src/db/package-root";
 import { createApiKey } from "../src/features/auth/api-key.service";
 import { createOrganization } from "../src/features/organizations/organization.service";
 import { policiesFromEnv } from "../src/features/rate-limits/rate-limit.policy";
-import { freePort, log, machine, rewriteReadmeBlock, round, SMOKE, startChild, stopChild, writeResults } from "./harness";
+import { type Child, freePort, log, machine, rewriteReadmeBlock, round, SMOKE, startChild, stopChild, writeResults } from "./harness";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -54,7 +55,7 @@ async function admin(sql: string): Promise<void> {
   }
 }
 
-async function prepare(db: Db): Promise<Record<"victim" | "flood" | "unlimited", string>> {
+async function prepare(db: Db): Promise<Record<"victim" | "flood" | "flood2" | "unlimited", string>> {
   await migrate(db);
   // Hand-written: bench fixture rows in one statement.
   await db.query(
@@ -69,6 +70,7 @@ async function prepare(db: Db): Promise<Record<"victim" | "flood" | "unlimited",
   return {
     victim: await key("Fairness victim", "pro"),
     flood: await key("Fairness flood", "pro"),
+    flood2: await key("Fairness flood, few connections", "pro"),
     unlimited: await key("Fairness flood, unlimited", "internal"),
   };
 }
@@ -81,11 +83,48 @@ interface VictimRun {
   latency_max_ms: number;
   /** p99 of the requests sent after the first STEADY_AFTER_S seconds (a flood's burst spent by then). */
   steady_latency_p99_ms: number;
+  /** The client process's CPU time (the victim's process, shared by the keys taking turns). */
+  cpu_ms: number;
+  cpu_share_of_one_core: number;
 }
 
 const STEADY_AFTER_S = 5;
+/** --pin: the service on CPU 0, the clients on CPU 1 (PostgreSQL and everything else unpinned). */
+const PIN = process.argv.includes("--pin");
+/** A second limited flood with few connections, so the flood's own client does not starve the machine's CPUs. */
+const FEW_CONNECTIONS = arg("few-connections", SMOKE ? 2 : 4);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+/**
+ * Runs one client of bench/fairness-client.ts in a process of its own (the bench's own event loop never
+ * delays a measured request); `started` resolves when the client sent its first requests.
+ */
+function client<T>(args: string[]): { started: Promise<void>; done: Promise<T> } {
+  const child = spawn(
+    process.execPath,
+    [path.join(packageRoot, "scripts/run-ts.js"), path.join(packageRoot, "bench/fairness-client.ts"), ...args],
+    {
+      cwd: packageRoot,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  if (PIN && child.pid) spawnSync("taskset", ["-a", "-p", "-c", "1", String(child.pid)], { stdio: "ignore" });
+  let out = "";
+  let onStarted: () => void = () => {};
+  const started = new Promise<void>((resolve) => (onStarted = resolve));
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk: string) => {
+    out += chunk;
+    if (out.includes("started\n")) onStarted();
+  });
+  const done = new Promise<T>((resolve, reject) =>
+    child.once("exit", (code) => {
+      onStarted();
+      if (code !== 0) return reject(new Error(`fairness client ${args[0]} exited with ${code}`));
+      resolve(JSON.parse(out.trim().split("\n").at(-1)!) as T);
+    }),
+  );
+  return { started, done };
+}
 
 /** The victim: one request at a time, started every 1/VICTIM_RPS s, each latency measured. */
 async function victim(base: string, apiKey: string, seconds: number): Promise<VictimRun> {
@@ -93,35 +132,8 @@ async function victim(base: string, apiKey: string, seconds: number): Promise<Vi
 }
 
 /** As `victim`, the keys taking turns (same clock, same machine load for each); each key's latencies apart. */
-async function interleaved(base: string, apiKeys: string[], seconds: number): Promise<VictimRun[]> {
-  const runs = apiKeys.map(() => ({ latencies: [] as number[], steady: [] as number[], non2xx: 0 }));
-  const interval = 1000 / VICTIM_RPS;
-  const steadyFrom = performance.now() + STEADY_AFTER_S * 1000;
-  const end = performance.now() + seconds * 1000;
-  let turn = 0;
-  for (let next = performance.now(); next < end; next += interval, turn += 1) {
-    const wait = next - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const run = runs[turn % apiKeys.length]!;
-    const start = performance.now();
-    const res = await fetch(base + CHEAP, { headers: { authorization: `Bearer ${apiKeys[turn % apiKeys.length]}` } });
-    await res.arrayBuffer();
-    run.latencies.push(performance.now() - start);
-    if (start >= steadyFrom) run.steady.push(performance.now() - start);
-    if (res.status !== 200) run.non2xx += 1;
-  }
-  return runs.map(({ latencies, steady, non2xx }) => {
-    latencies.sort((a, b) => a - b);
-    steady.sort((a, b) => a - b);
-    return {
-      requests: latencies.length,
-      non_2xx: non2xx,
-      latency_p50_ms: round(percentile(latencies, 50)),
-      latency_p99_ms: round(percentile(latencies, 99)),
-      latency_max_ms: round(latencies.at(-1) ?? 0),
-      steady_latency_p99_ms: round(percentile(steady, 99)),
-    };
-  });
+function interleaved(base: string, apiKeys: string[], seconds: number): Promise<VictimRun[]> {
+  return client<VictimRun[]>(["victim", base + CHEAP, String(seconds), String(VICTIM_RPS), String(STEADY_AFTER_S), ...apiKeys]).done;
 }
 
 interface FloodRun {
@@ -130,32 +142,34 @@ interface FloodRun {
   refused_429: number;
   other: number;
   latency_p99_ms: number;
+  cpu_ms: number;
+  cpu_share_of_one_core: number;
+}
+
+/** CPU time of a process so far (ms), from /proc (Linux); 0 elsewhere. */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
+  } catch {
+    return 0;
+  }
 }
 
 /** The flood and the victim at once; the flood starts first (its burst is inside the measured time). */
-async function loaded(base: string, floodKey: string, victimKey: string): Promise<{ victim: VictimRun; flood: FloodRun }> {
-  const flood = autocannon({
-    url: base + EXPENSIVE,
-    headers: { authorization: `Bearer ${floodKey}` },
-    connections: CONNECTIONS,
-    duration: DURATION + 1,
-    timeout: 60,
-  });
-  const measured = await victim(base, victimKey, DURATION);
-  const r = (await flood) as Awaited<typeof flood> & { statusCodeStats?: Record<string, { count: number }> };
-  const statuses = new Map(Object.entries(r.statusCodeStats ?? {}).map(([code, { count }]) => [Number(code), count]));
-  const ok = statuses.get(200) ?? 0;
-  const refused = statuses.get(429) ?? 0;
-  return {
-    victim: measured,
-    flood: {
-      requests: r.latency.totalCount,
-      ok,
-      refused_429: refused,
-      other: [...statuses].filter(([s]) => s !== 200 && s !== 429).reduce((sum, [, n]) => sum + n, 0),
-      latency_p99_ms: r.latency.p99,
-    },
-  };
+async function loaded(
+  server: Child,
+  floodKey: string,
+  victimKey: string,
+  connections: number,
+): Promise<{ victim: VictimRun; flood: FloodRun; server_cpu_share_of_one_core: number }> {
+  const cpuBefore = processCpuMs(server.process.pid);
+  const wallBefore = performance.now();
+  const flood = client<FloodRun>(["flood", server.base + EXPENSIVE, floodKey, String(connections), String(DURATION + 1)]);
+  await flood.started;
+  const measured = await victim(server.base, victimKey, DURATION);
+  const serverShare = round((processCpuMs(server.process.pid) - cpuBefore) / (performance.now() - wallBefore));
+  return { victim: measured, flood: await flood.done, server_cpu_share_of_one_core: serverShare };
 }
 
 async function main(): Promise<void> {
@@ -171,11 +185,20 @@ async function main(): Promise<void> {
   const port = await freePort();
   const server = await startChild(
     "edmarket",
-    [path.join(packageRoot, "scripts/run-ts.js"), path.join(packageRoot, "bin/cli.ts"), "serve", "--role", "api"],
+    // FAIRNESS_SERVER_NODE_ARGS: node options of the service alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+    [
+      ...(process.env.FAIRNESS_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+      path.join(packageRoot, "scripts/run-ts.js"),
+      path.join(packageRoot, "bin/cli.ts"),
+      "serve",
+      "--role",
+      "api",
+    ],
     { ...process.env, DATABASE_URL: url.toString(), PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
     port,
     "/readyz",
   );
+  if (PIN && server.process.pid) spawnSync("taskset", ["-a", "-p", "-c", "0", String(server.process.pid)], { stdio: "ignore" });
   let results: Record<string, unknown>;
   try {
     await victim(server.base, keys.victim, 2); // warm-up: compiled operations, pool connections
@@ -185,19 +208,24 @@ async function main(): Promise<void> {
     // The limiter's overhead: a limited and an unlimited key taking turns, so both meet the same machine load.
     const [withLimiter, withoutLimiter] = await interleaved(server.base, [keys.victim, keys.unlimited], DURATION);
     log(`limited flood: ${CONNECTIONS} connections of the pro flood key for ${DURATION} s`);
-    const limited = await loaded(server.base, keys.flood, keys.victim);
+    const limited = await loaded(server, keys.flood, keys.victim, CONNECTIONS);
+    log(`limited flood, few connections: ${FEW_CONNECTIONS} connections of a second pro flood key for ${DURATION} s`);
+    const limitedFew = await loaded(server, keys.flood2, keys.victim, FEW_CONNECTIONS);
     log(`unlimited flood: ${CONNECTIONS} connections of the internal key for ${DURATION} s`);
-    const unlimited = await loaded(server.base, keys.unlimited, keys.victim);
+    const unlimited = await loaded(server, keys.unlimited, keys.victim, CONNECTIONS);
     const ratio = (run: VictimRun) => round(run.latency_p99_ms / unloaded.latency_p99_ms);
     const steadyRatio = (run: VictimRun) => round(run.steady_latency_p99_ms / unloaded.steady_latency_p99_ms);
     results = {
-      scenario: `victim: GET ${CHEAP} at ${VICTIM_RPS}/s, one at a time; flood: GET ${EXPENSIVE} on ${CONNECTIONS} connections, 429s ignored`,
+      scenario: `victim: GET ${CHEAP} at ${VICTIM_RPS}/s, one at a time; flood: GET ${EXPENSIVE} on ${CONNECTIONS} (and ${FEW_CONNECTIONS}) connections, 429s ignored; each client in a process of its own`,
       settings: {
         duration_s: DURATION,
         connections: CONNECTIONS,
+        few_connections: FEW_CONNECTIONS,
+        pinned: PIN,
         districts: DISTRICTS,
         victim_rps: VICTIM_RPS,
         limits: policiesFromEnv(process.env),
+        refusal_hold: { ms: Number(process.env.RATE_LIMIT_HOLD_MS ?? 1000), per_key: Number(process.env.RATE_LIMIT_HOLD_MAX ?? 64) },
       },
       machine: await machine(ADMIN_URL, loadAverage),
       unloaded,
@@ -207,30 +235,44 @@ async function main(): Promise<void> {
         p50_ms: round(withLimiter!.latency_p50_ms - withoutLimiter!.latency_p50_ms),
       },
       limited_flood: { ...limited, victim_p99_ratio: ratio(limited.victim), victim_steady_p99_ratio: steadyRatio(limited.victim) },
+      limited_flood_few_connections: {
+        ...limitedFew,
+        victim_p99_ratio: ratio(limitedFew.victim),
+        victim_steady_p99_ratio: steadyRatio(limitedFew.victim),
+      },
       unlimited_flood: { ...unlimited, victim_p99_ratio: ratio(unlimited.victim), victim_steady_p99_ratio: steadyRatio(unlimited.victim) },
       target: "limited_flood.victim_p99_ratio < 2",
-      met: ratio(limited.victim) < 2,
+      met: ratio(limited.victim) < 2 && ratio(limitedFew.victim) < 2,
     };
   } finally {
     await stopChild(server);
     await admin(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
   }
   writeResults(RESULTS_FILE, results);
+  type Loaded = {
+    victim: VictimRun;
+    flood: FloodRun;
+    server_cpu_share_of_one_core: number;
+    victim_p99_ratio: number;
+    victim_steady_p99_ratio: number;
+  };
   const r = results as {
     unloaded: VictimRun;
     limiter_overhead: { limited_key: VictimRun; unlimited_key: VictimRun; p50_ms: number };
-    limited_flood: { victim: VictimRun; flood: FloodRun; victim_p99_ratio: number; victim_steady_p99_ratio: number };
-    unlimited_flood: { victim: VictimRun; flood: FloodRun; victim_p99_ratio: number; victim_steady_p99_ratio: number };
+    limited_flood: Loaded;
+    limited_flood_few_connections: Loaded;
+    unlimited_flood: Loaded;
     machine: { load_average_at_start: number[] };
   };
-  const row = (name: string, v: VictimRun, ratios: [number, number], f?: FloodRun) =>
-    `| ${name} | ${v.latency_p50_ms} | ${v.latency_p99_ms} | ${ratios[0]} | ${v.steady_latency_p99_ms} | ${ratios[1]} | ${v.non_2xx} | ${f ? `${f.ok} / ${f.refused_429} / ${f.other}` : "—"} |`;
+  const row = (name: string, v: VictimRun, ratios: [number, number], f?: FloodRun, serverCpu?: number) =>
+    `| ${name} | ${v.latency_p50_ms} | ${v.latency_p99_ms} | ${ratios[0]} | ${v.steady_latency_p99_ms} | ${ratios[1]} | ${v.non_2xx} | ${f ? `${f.ok} / ${f.refused_429} / ${f.other}` : "—"} | ${serverCpu ?? "—"} / ${f?.cpu_share_of_one_core ?? "—"} |`;
   rewriteReadmeBlock(README_FILE, "fairness-results", [
     `Measured ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPUs, load average at start ${r.machine.load_average_at_start.join(" / ")}; ` +
-      `victim ${VICTIM_RPS} requests/s for ${DURATION} s per phase, flood ${CONNECTIONS} connections, ${DISTRICTS} districts (bench/results/fairness.json).`,
+      `victim ${VICTIM_RPS} requests/s for ${DURATION} s per phase, flood ${CONNECTIONS} connections (and ${FEW_CONNECTIONS}), ${DISTRICTS} districts, each client in its own process${PIN ? ", service pinned to CPU 0 and clients to CPU 1" : ""}; ` +
+      `CPU is the share of one core used during the phase (bench/results/fairness.json).`,
     "",
-    `| phase | victim p50 ms | victim p99 ms | p99 / unloaded | p99 after ${STEADY_AFTER_S} s | that / unloaded | victim non-2xx | flood 200 / 429 / other |`,
-    "|---|---|---|---|---|---|---|---|",
+    `| phase | victim p50 ms | victim p99 ms | p99 / unloaded | p99 after ${STEADY_AFTER_S} s | that / unloaded | victim non-2xx | flood 200 / 429 / other | CPU (cores): service / flood client |`,
+    "|---|---|---|---|---|---|---|---|---|",
     row("unloaded", r.unloaded, [1, 1], undefined),
     row("unloaded, limited key, taking turns with the next row", r.limiter_overhead.limited_key, [
       round(r.limiter_overhead.limited_key.latency_p99_ms / r.unloaded.latency_p99_ms),
@@ -245,12 +287,21 @@ async function main(): Promise<void> {
       r.limited_flood.victim,
       [r.limited_flood.victim_p99_ratio, r.limited_flood.victim_steady_p99_ratio],
       r.limited_flood.flood,
+      r.limited_flood.server_cpu_share_of_one_core,
+    ),
+    row(
+      `flood by a pro key (limited), ${FEW_CONNECTIONS} connections`,
+      r.limited_flood_few_connections.victim,
+      [r.limited_flood_few_connections.victim_p99_ratio, r.limited_flood_few_connections.victim_steady_p99_ratio],
+      r.limited_flood_few_connections.flood,
+      r.limited_flood_few_connections.server_cpu_share_of_one_core,
     ),
     row(
       "flood by an internal key (unlimited)",
       r.unlimited_flood.victim,
       [r.unlimited_flood.victim_p99_ratio, r.unlimited_flood.victim_steady_p99_ratio],
       r.unlimited_flood.flood,
+      r.unlimited_flood.server_cpu_share_of_one_core,
     ),
   ]);
   log(JSON.stringify(results, null, 2));

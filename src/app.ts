@@ -28,6 +28,7 @@ import { checkReadiness, type WorkerHealth } from "./observability/readiness";
 import { mcpRouter } from "./mcp/http";
 import { controlChannel } from "./db/control";
 import { mcpCalls, rateLimit, requestUsage } from "./features/rate-limits/rate-limit.middleware";
+import { RefusalHold } from "./features/rate-limits/rate-limit.hold";
 import { meteredEngine } from "./features/rate-limits/rate-limit.metering";
 import { policiesFromEnv } from "./features/rate-limits/rate-limit.policy";
 import { RateLimiter } from "./features/rate-limits/rate-limit.service";
@@ -79,7 +80,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // its request's budget by a margin, so only a crashed process's leases ever expire instead of being released.
   const control = controlChannel(db);
   const limiter = new RateLimiter(control, policiesFromEnv(env), env.REQUEST_TIMEOUT_MS / 1000 + 5);
-  const limited = rateLimit(limiter);
+  const hold = new RefusalHold({ ms: env.RATE_LIMIT_HOLD_MS, perKey: env.RATE_LIMIT_HOLD_MAX, total: 4_096 });
+  const limited = rateLimit(limiter, undefined, hold);
 
   const app = express();
   app.disable("x-powered-by");
@@ -140,7 +142,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use("/graphql", authenticate, limited, json, expressMiddleware(apollo, { context: async ({ req, res }) => contextFor(req, res) }));
   // MCP over streamable HTTP (src/mcp/): its tools run fixed GraphQL operations on the same engine, behind the same key.
   // MCP counts each call of a JSON-RPC batch, so the body is read before the limiter.
-  app.use("/mcp", authenticate, json, rateLimit(limiter, mcpCalls), mcpRouter({ engine: meteredEngine(engine), contextFor }));
+  app.use("/mcp", authenticate, json, rateLimit(limiter, mcpCalls, hold), mcpRouter({ engine: meteredEngine(engine), contextFor }));
   if (deps.rest) {
     const rest = deps.rest({ engine: meteredEngine(engine), contextFor });
     if (rest.open) app.use("/api/v1", rest.open);

@@ -50,6 +50,9 @@ const EnvSchema = z.object({
   RATE_LIMIT_PRO: ratePolicy(),
   RATE_LIMIT_ENTERPRISE: ratePolicy(),
   RATE_LIMIT_INTERNAL: ratePolicy(),
+  // A key that keeps sending while refused: its refusals are held this long at most (0: never), this many at once per key.
+  RATE_LIMIT_HOLD_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
+  RATE_LIMIT_HOLD_MAX: z.coerce.number().int().min(0).default(64),
   SEED_ON_EMPTY: z.enum(["true", "false"]).optional(),
   /** Follow slots of a free organization (contract section 3); paid plans are unlimited. */
   FREE_FOLLOW_SLOTS: z.coerce.number().int().min(0).default(3),

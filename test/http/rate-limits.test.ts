@@ -102,12 +102,27 @@ describe("rate limits per key and plan", () => {
       await t.get("/api/v1/districts?limit=1", "pro").expect(200);
     });
 
-    it("leaves the internal plan unlimited: no counter, no statement, no headers", async () => {
+    it("leaves the internal plan unlimited: no counter, no statement, the documented unlimited policy in the headers", async () => {
+      const policy = '"default";q=1000000000;w=1, "cost";q=1000000000000;w=1';
+      const state = '"default";r=1000000000;t=0, "cost";r=1000000000000;t=0';
       for (let i = 0; i < 10; i++) {
         const res = await t.get("/api/v1/districts?limit=1", "internal").expect(200);
-        expect(res.headers["ratelimit"]).toBeUndefined();
-        expect(res.headers["ratelimit-policy"]).toBeUndefined();
+        expect(res.headers["ratelimit-policy"]).toBe(policy);
+        expect(res.headers["ratelimit"]).toBe(state);
       }
+      // Every face: GraphQL and MCP too.
+      const graphql = await t.http
+        .post("/graphql")
+        .set("Authorization", `Bearer ${t.keys.internal}`)
+        .send({ query: "{ organization { id } }" })
+        .expect(200);
+      expect([graphql.headers["ratelimit-policy"], graphql.headers["ratelimit"]]).toEqual([policy, state]);
+      const mcp = await t.http
+        .post("/mcp")
+        .set("Authorization", `Bearer ${t.keys.internal}`)
+        .set("Accept", "application/json, text/event-stream")
+        .send(mcpBatch(2));
+      expect([mcp.headers["ratelimit-policy"], mcp.headers["ratelimit"]]).toEqual([policy, state]);
       expect(await t.db.query(`SELECT 1 FROM rate_limits WHERE api_key_id = $1`, [await keyId(t, "internal")])).toEqual([]);
     });
 
