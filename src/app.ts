@@ -29,6 +29,7 @@ import { mcpRouter } from "./mcp/http";
 import { controlChannel } from "./db/control";
 import { mcpCalls, rateLimit, requestUsage } from "./features/rate-limits/rate-limit.middleware";
 import { RefusalHold } from "./features/rate-limits/rate-limit.hold";
+import { OperationScheduler } from "./features/rate-limits/rate-limit.scheduler";
 import { meteredEngine } from "./features/rate-limits/rate-limit.metering";
 import { policiesFromEnv } from "./features/rate-limits/rate-limit.policy";
 import { RateLimiter } from "./features/rate-limits/rate-limit.service";
@@ -61,6 +62,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     maxSelections: env.GRAPHQL_MAX_SELECTIONS,
   });
   const engine = new ExecutionEngine(schema, { maxCost: env.GRAPHQL_MAX_COST, cacheSize: env.GRAPHQL_COMPILED_CACHE_SIZE });
+  // Expensive operations of every key take turns (round-robin over keys) in this process.
+  const scheduler = new OperationScheduler({ slots: env.EXPENSIVE_OPERATION_SLOTS, threshold: env.EXPENSIVE_OPERATION_COST });
   const apollo = new ApolloServer<Context>({
     gateway: compiledExecution(engine),
     // The parser stops at this many tokens: every later walk (validation, cost) is bounded by it.
@@ -70,7 +73,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     // serve() drains requests and closes the database on SIGTERM/SIGINT; Apollo's own handler would
     // re-send the signal and end the process before the database is closed.
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginLandingPageDisabled(), operationAdmission(engine)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), operationAdmission(engine, scheduler)],
     formatError: (formatted, error) => maskError(formatted, error),
     logger: { debug() {}, info() {}, warn: (m) => logger.warn(String(m)), error: (m) => logger.error(String(m)) },
   });
@@ -142,9 +145,15 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use("/graphql", authenticate, limited, json, expressMiddleware(apollo, { context: async ({ req, res }) => contextFor(req, res) }));
   // MCP over streamable HTTP (src/mcp/): its tools run fixed GraphQL operations on the same engine, behind the same key.
   // MCP counts each call of a JSON-RPC batch, so the body is read before the limiter.
-  app.use("/mcp", authenticate, json, rateLimit(limiter, mcpCalls, hold), mcpRouter({ engine: meteredEngine(engine), contextFor }));
+  app.use(
+    "/mcp",
+    authenticate,
+    json,
+    rateLimit(limiter, mcpCalls, hold),
+    mcpRouter({ engine: meteredEngine(engine, scheduler), contextFor }),
+  );
   if (deps.rest) {
-    const rest = deps.rest({ engine: meteredEngine(engine), contextFor });
+    const rest = deps.rest({ engine: meteredEngine(engine, scheduler), contextFor });
     if (rest.open) app.use("/api/v1", rest.open);
     app.use("/api/v1", authenticate, limited, json, rest.router);
   }
@@ -273,9 +282,11 @@ function errorHandler(error: unknown, req: Request, res: Response, _next: NextFu
  * Checks that need the operation and its variable values (Apollo caches validation per document, so
  * they cannot be validation rules): cost with the actual `limit`s, and NUL characters in variables.
  */
-function operationAdmission(engine: ExecutionEngine): ApolloServerPlugin<Context> {
+function operationAdmission(engine: ExecutionEngine, scheduler: OperationScheduler): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
+      // The turn of an expensive operation in the process's scheduler, given back when the response is sent.
+      let leave: (() => void) | undefined;
       // Reported in every response's extensions.cost; null when the document never reached cost analysis
       // (it did not parse or validate).
       let requested: number | null = null;
@@ -288,8 +299,10 @@ function operationAdmission(engine: ExecutionEngine): ApolloServerPlugin<Context
           engine.admit(document, operation, variables, requested);
           // Admitted: the operation's cost is spent against the key's cost budget (rate-limits).
           if (contextValue.usage) contextValue.usage.cost += requested;
+          leave = await scheduler.enter(contextValue.viewer.apiKeyId, requested, contextValue.signal);
         },
         async willSendResponse({ response, contextValue }) {
+          leave?.();
           const cost = { requested, limit: engine.maxCost };
           // What the resolvers noted (src/graphql/notices.ts: history_gated ...), only when there are any.
           const notices = contextValue.notices?.length ? { notices: contextValue.notices } : {};

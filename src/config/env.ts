@@ -53,6 +53,9 @@ const EnvSchema = z.object({
   // A key that keeps sending while refused: its refusals are held this long at most (0: never), this many at once per key.
   RATE_LIMIT_HOLD_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
   RATE_LIMIT_HOLD_MAX: z.coerce.number().int().min(0).default(64),
+  // Operations of at least this query cost run this many at once per process, keys taking turns (0: unscheduled).
+  EXPENSIVE_OPERATION_COST: z.coerce.number().int().min(1).default(10_000),
+  EXPENSIVE_OPERATION_SLOTS: z.coerce.number().int().min(0).default(1),
   SEED_ON_EMPTY: z.enum(["true", "false"]).optional(),
   /** Follow slots of a free organization (contract section 3); paid plans are unlimited. */
   FREE_FOLLOW_SLOTS: z.coerce.number().int().min(0).default(3),
