@@ -225,6 +225,10 @@ async function main(): Promise<void> {
         districts: DISTRICTS,
         victim_rps: VICTIM_RPS,
         limits: policiesFromEnv(process.env),
+        operation_scheduler: {
+          slots: Number(process.env.EXPENSIVE_OPERATION_SLOTS ?? 1),
+          threshold: Number(process.env.EXPENSIVE_OPERATION_COST ?? 10_000),
+        },
         refusal_hold: { ms: Number(process.env.RATE_LIMIT_HOLD_MS ?? 1000), per_key: Number(process.env.RATE_LIMIT_HOLD_MAX ?? 64) },
       },
       machine: await machine(ADMIN_URL, loadAverage),
