@@ -7,8 +7,9 @@
 import type { DocumentNode, GraphQLError, GraphQLFormattedError, GraphQLSchema } from "graphql";
 import type { Context } from "../graphql/context";
 import { snake } from "../graphql/naming";
-import { AppError, BadRequestError, fromGraphQLError, httpError, maskError, type ErrorBody } from "../graphql/errors";
+import { AppError, BadRequestError, clip, echo, fromGraphQLError, httpError, maskError, type ErrorBody } from "../graphql/errors";
 import type { ExecutionEngine } from "../graphql/execution";
+import { VariableValueError } from "../graphql/variables";
 import { logger } from "../logger";
 import { inputSchema, type JsonSchema } from "./json-schema";
 import {
@@ -81,8 +82,7 @@ function errorBody(error: unknown): ErrorBody {
 /** Checks the arguments' names (an unknown one is a typo that must not be ignored) and the required ones. */
 function checkArgs(tool: string, args: Args, allowed: readonly string[], required: readonly string[]): void {
   for (const name of Object.keys(args)) {
-    if (!allowed.includes(name))
-      throw new BadRequestError(`${tool}: unknown argument ${JSON.stringify(name)}; expected ${allowed.join(", ")}`);
+    if (!allowed.includes(name)) throw new BadRequestError(`${tool}: unknown argument ${echo(name)}; expected ${allowed.join(", ")}`);
   }
   for (const name of required) {
     if (args[name] === undefined || args[name] === null) throw new BadRequestError(`${tool}: ${name} is required`);
@@ -100,19 +100,17 @@ function variables(values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 }
 
-/** An argument echoed in a message, at most 80 characters (with its length when longer). */
-const clip = (value: string, max = 80): string => (value.length > max ? `${value.slice(0, max)}… (${value.length} characters)` : value);
-
-const VARIABLE_ERROR = /^Variable "\$(\w+)" got invalid value ([\s\S]*?)(; [\s\S]*)$/;
 /**
- * A value the variable types reject, worded for the tool's caller: the tool's argument name (brief_id, not
- * $briefId) and the echoed value clipped, so a 100k-character argument is not sent back whole.
+ * A value the variable types refuse, worded for the tool's caller: the tool's argument (brief_id, not $briefId;
+ * an `input` variable's fields are the tool's own arguments: entity_id), then the path inside it as sent
+ * (filter keys are GraphQL input fields: filter.minEnrollment); the echoed value is clipped (src/graphql/errors.ts).
  */
-function argumentMessage(tool: string, message: string): string {
-  const match = VARIABLE_ERROR.exec(message);
-  if (!match) return clip(message, 500);
-  const [, variable, value, rest] = match;
-  return `${tool}: ${snake(variable!)} got invalid value ${clip(value!)}${clip(rest!, 500)}`;
+function argumentMessage(tool: string, error: VariableValueError): string {
+  const [first, ...rest] = error.variable === "input" ? error.at : [snake(error.variable), ...error.at];
+  const name = [typeof first === "string" && error.variable === "input" ? snake(first) : first, ...rest]
+    .map((key, i) => (typeof key === "number" ? `[${key}]` : i ? `.${key}` : key))
+    .join("");
+  return error.describe(`${tool}: ${clip(name || snake(error.variable))}`);
 }
 
 /** Runs one operation; `shape` turns its data into the tool's payload (null: the record was not found). */
@@ -131,17 +129,10 @@ async function run(
   }
   const result = await host.engine.executeRest(document, variables(vars), () => context);
   if (result.errors?.length) {
-    // As the REST adapter classifies them: errors without data are variable values the types reject.
     const error = result.errors[0] as GraphQLError;
+    if (error instanceof VariableValueError) return failure(httpError("BAD_USER_INPUT", argumentMessage(tool, error)));
     const formatted: GraphQLFormattedError = error.toJSON?.() ?? (error as unknown as GraphQLFormattedError);
-    const coded =
-      result.data === undefined && !formatted.extensions?.code
-        ? {
-            ...formatted,
-            message: argumentMessage(tool, formatted.message),
-            extensions: { ...formatted.extensions, code: "BAD_USER_INPUT" },
-          }
-        : maskError(formatted, error);
+    const coded = maskError(formatted, error);
     return failure(fromGraphQLError(coded));
   }
   const payload = shape(result.data as Record<string, unknown>);
