@@ -30,14 +30,16 @@ const USAGE = `usage: edmarket <command>
 
 type Command = (args: ParsedArgs) => Promise<unknown>;
 
+type Migrated = Awaited<ReturnType<typeof migrate>>;
+
 const withDb =
-  (fn: (db: Awaited<ReturnType<typeof openDatabase>>, args: ParsedArgs) => Promise<unknown>): Command =>
+  (fn: (db: Awaited<ReturnType<typeof openDatabase>>, args: ParsedArgs, migrated: Migrated) => Promise<unknown>): Command =>
   async (args) => {
     const db = await openDatabase(loadEnv());
     try {
-      await migrate(db);
+      const migrated = await migrate(db);
       await rekeyLegacyExtractionIds(db);
-      return await fn(db, args);
+      return await fn(db, args, migrated);
     } finally {
       await db.close();
     }
@@ -58,10 +60,8 @@ const credits = (args: ParsedArgs, name: string, min: number, required = true): 
 };
 
 const COMMANDS: Record<string, Command> = {
-  "db migrate": withDb(async (db) => {
-    const result = await migrate(db);
-    return { applied: result.applied, already_applied: result.alreadyApplied };
-  }),
+  // Every command migrates first, so `db migrate` reports that run (a second migrate would always say none).
+  "db migrate": withDb(async (_db, _args, migrated) => ({ applied: migrated.applied, already_applied: migrated.alreadyApplied })),
   "seed demo": withDb(async (db) => {
     const { seedDemo } = await import("../seed");
     const result = await seedDemo(db, { progress: process.stderr.isTTY });
