@@ -20,7 +20,7 @@ import path from "node:path";
 import { loadEnv } from "../src/config/env";
 import { createDb, type Db } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
-import { runExtractionPipeline, type ExtractionSummary } from "../src/features/extraction/pipeline";
+import { runExtractionPipeline, type ExtractionSummary } from "../src/features/research/extraction/pipeline";
 import { makePdf } from "../test/extraction/support/make-pdf";
 import { log, rewriteReadmeBlock, round, SMOKE, writeResults } from "./harness";
 

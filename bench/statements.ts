@@ -11,7 +11,7 @@ import { loadEnv } from "../src/config/env";
 import { createDb } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
 import { seedDemoLayer } from "../src/seed/demo/demo.service";
-import { seedDemoOrganizations } from "../src/features/organizations/demo-organizations";
+import { seedDemoOrganizations } from "../src/features/account/organizations/demo-organizations";
 import { runIngest } from "../src/ingest";
 
 async function main(): Promise<void> {

@@ -4,7 +4,7 @@
  */
 import type { Db } from "./db/client";
 import { seedDemoLayer } from "./seed/demo/demo.service";
-import { seedDemoOrganizations, type DemoOrganizations } from "./features/organizations/demo-organizations";
+import { seedDemoOrganizations, type DemoOrganizations } from "./features/account/organizations/demo-organizations";
 import { ingestDemoFiles } from "./ingest";
 
 export interface SeedResult extends DemoOrganizations {

@@ -12,7 +12,7 @@ import type { Db } from "./db/client";
 import { recordLockUrl } from "./db/data-dir-lock";
 import { openDatabase } from "./db/open";
 import { migrate } from "./db/migrate";
-import { rekeyLegacyExtractionIds } from "./features/extraction/extraction.rekey";
+import { rekeyLegacyExtractionIds } from "./features/research/extraction/extraction.rekey";
 import { createHttpServer } from "./http-server";
 import { logger } from "./logger";
 import { createMetrics, createMetricsServer } from "./observability/metrics";

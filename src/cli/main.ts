@@ -6,10 +6,10 @@ import "reflect-metadata";
 import { loadEnv } from "../config/env";
 import type { RestAdapterFactory } from "../graphql/execution";
 import { migrate } from "../db/migrate";
-import { rekeyLegacyExtractionIds } from "../features/extraction/extraction.rekey";
-import { createApiKey, revokeApiKeys } from "../features/auth/api-key.service";
-import { createOrganization, createProject, grantCredits } from "../features/organizations/organization.service";
-import { MAX_CREDIT_GRANT } from "../features/credits/credits.service";
+import { rekeyLegacyExtractionIds } from "../features/research/extraction/extraction.rekey";
+import { createApiKey, revokeApiKeys } from "../features/account/auth/api-key.service";
+import { createOrganization, createProject, grantCredits } from "../features/account/organizations/organization.service";
+import { MAX_CREDIT_GRANT } from "../features/account/credits/credits.service";
 import { AppError } from "../graphql/errors";
 import { openDatabase } from "../db/open";
 import { StartupError } from "../startup-error";
@@ -86,7 +86,7 @@ const COMMANDS: Record<string, Command> = {
     return withDb((db) => grantCredits(db, flag(args, "org")!, amount))(args);
   },
   extract: withDb(async (db, args) => {
-    const { extractCommand, ExtractUsageError } = await import("../features/extraction/extraction.cli");
+    const { extractCommand, ExtractUsageError } = await import("../features/research/extraction/extraction.cli");
     try {
       return await extractCommand(db, loadEnv(), flag(args, "entity")!, flag(args, "url", false));
     } catch (error) {

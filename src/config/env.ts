@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { DEFAULT_POLICIES, parsePolicy } from "../features/rate-limits/rate-limit.policy";
+import { DEFAULT_POLICIES, parsePolicy } from "../features/account/rate-limits/rate-limit.policy";
 import { parseCorsOrigins } from "../http/conventions";
 
 function ratePolicy() {
@@ -95,7 +95,7 @@ const EnvSchema = z.object({
   EXTRACTION_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false"),
   /** Entities without a website_url get the demo extraction (rows data_source "demo"); false: they end in error. */
   EXTRACTION_DEMO_FALLBACK: z.enum(["true", "false"]).default("true"),
-  // ---- text generation (src/features/text-generation): unset = the extractive provider, no language model
+  // ---- text generation (src/features/research/text-generation): unset = the extractive provider, no language model
   /** Base URL of an OpenAI-compatible API (`.../v1`); its `/chat/completions` is called. */
   TEXT_GENERATION_BASE_URL: z.string().url().optional(),
   TEXT_GENERATION_API_KEY: z.string().optional(),

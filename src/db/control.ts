@@ -1,6 +1,6 @@
 /**
  * A side channel to the database for bookkeeping around requests: the rate limiter's counters and the
- * cancellation of a request's statements at its deadline (src/features/rate-limits, graphql/request-budget.ts).
+ * cancellation of a request's statements at its deadline (src/features/account/rate-limits, graphql/request-budget.ts).
  *
  * It is neither the API's pool nor its statement counter: a pool that a flood of one key saturates must not
  * delay another key's refusal or a cancel, and tests that count a request's own statements (`db.stats`)

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import type { Env } from "../config/env";
-import type { Viewer } from "../features/auth/viewer";
+import type { Viewer } from "../features/account/auth/viewer";
 import type { JobQueue } from "../jobs/queue";
 import { createLoaders, type Loaders } from "./loaders";
 import type { Notice } from "./notices";
@@ -21,7 +21,7 @@ export interface Context {
   rootResults?: Map<string, unknown>;
   /** What the answer's reader should know (notices.ts): REST `notices`, GraphQL `extensions.notices`. */
   notices?: Notice[];
-  /** The request's query cost spent so far, when its key is rate limited (features/rate-limits). */
+  /** The request's query cost spent so far, when its key is rate limited (features/account/rate-limits). */
   usage?: { cost: number };
 }
 

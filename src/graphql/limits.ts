@@ -34,7 +34,7 @@ import {
 const NESTED_LIST_FACTOR = 10;
 
 /**
- * An argument's own cost (its `argumentCost` extension; e.g. `metricQuery`, src/features/metrics): the work its
+ * An argument's own cost (its `argumentCost` extension; e.g. `metricQuery`, src/features/catalogue/metrics): the work its
  * value asks for, given the field's page size, added to the field's cost. Must not throw: an invalid value
  * costs 0 here and is refused by its resolver with its own message.
  */

@@ -1,13 +1,13 @@
 import type { Db } from "../db/client";
-import type { Viewer } from "../features/auth/viewer";
-import { createDistrictLoaders } from "../features/districts/district.loaders";
-import { createSchoolLoaders } from "../features/schools/school.loaders";
-import { createBlockLoaders } from "../features/blocks/block.loaders";
-import { createOperatorLoaders } from "../features/operators/operator.loaders";
-import { createHeadStartLoaders } from "../features/head-start/head-start.loaders";
-import { createChildcareLoaders } from "../features/childcare/childcare.loaders";
-import { createContactLoaders } from "../features/contacts/contact.loaders";
-import { createAssociationLoaders } from "../features/associations/association.loaders";
+import type { Viewer } from "../features/account/auth/viewer";
+import { createDistrictLoaders } from "../features/catalogue/districts/district.loaders";
+import { createSchoolLoaders } from "../features/catalogue/schools/school.loaders";
+import { createBlockLoaders } from "../features/kits/blocks/block.loaders";
+import { createOperatorLoaders } from "../features/catalogue/operators/operator.loaders";
+import { createHeadStartLoaders } from "../features/catalogue/head-start/head-start.loaders";
+import { createChildcareLoaders } from "../features/catalogue/childcare/childcare.loaders";
+import { createContactLoaders } from "../features/catalogue/contacts/contact.loaders";
+import { createAssociationLoaders } from "../features/catalogue/associations/association.loaders";
 
 /** Every feature's loader factory: a feature adds one line here. */
 const FACTORIES = {

@@ -1,31 +1,35 @@
 import type { NonEmptyArray } from "type-graphql";
-import { blockResolvers } from "../features/blocks/block.resolver";
-import { DistrictResolver } from "../features/districts/district.resolver";
-import { DistrictSchoolsResolver } from "../features/schools/district-schools.resolver";
-import { SchoolResolver } from "../features/schools/school.resolver";
-import { EventQueryResolver } from "../features/events/event.resolver";
-import { MetricsResolver } from "../features/metrics/metrics.resolver";
-import { OperatorResolver } from "../features/operators/operator.resolver";
-import { HeadStartProgramResolver } from "../features/head-start/head-start.resolver";
-import { DistrictHeadStartResolver, OperatorHeadStartResolver } from "../features/head-start/head-start-relations.resolver";
-import { OperatorChildcareResolver } from "../features/childcare/operator-childcare.resolver";
-import { ChildcareCenterResolver } from "../features/childcare/childcare.resolver";
-import { AssociationResolver } from "../features/associations/association.resolver";
-import { ProjectResolver } from "../features/projects/project.resolver";
-import { ListResolver } from "../features/lists/list.resolver";
-import { FollowResolver } from "../features/follows/follow.resolver";
-import { OrganizationResolver } from "../features/organizations/organization.resolver";
-import { UnlockResolver } from "../features/unlocks/unlock.resolver";
-import { ContactResolver } from "../features/contacts/contact.resolver";
-import { ContactParentsResolver, DistrictContactsResolver, SchoolContactsResolver } from "../features/contacts/contact-relations.resolver";
-import { BriefResolver, PromotedContactResolver } from "../features/briefs/brief.resolver";
+import { blockResolvers } from "../features/kits/blocks/block.resolver";
+import { DistrictResolver } from "../features/catalogue/districts/district.resolver";
+import { DistrictSchoolsResolver } from "../features/catalogue/schools/district-schools.resolver";
+import { SchoolResolver } from "../features/catalogue/schools/school.resolver";
+import { EventQueryResolver } from "../features/catalogue/events/event.resolver";
+import { MetricsResolver } from "../features/catalogue/metrics/metrics.resolver";
+import { OperatorResolver } from "../features/catalogue/operators/operator.resolver";
+import { HeadStartProgramResolver } from "../features/catalogue/head-start/head-start.resolver";
+import { DistrictHeadStartResolver, OperatorHeadStartResolver } from "../features/catalogue/head-start/head-start-relations.resolver";
+import { OperatorChildcareResolver } from "../features/catalogue/childcare/operator-childcare.resolver";
+import { ChildcareCenterResolver } from "../features/catalogue/childcare/childcare.resolver";
+import { AssociationResolver } from "../features/catalogue/associations/association.resolver";
+import { ProjectResolver } from "../features/account/projects/project.resolver";
+import { ListResolver } from "../features/account/lists/list.resolver";
+import { FollowResolver } from "../features/account/follows/follow.resolver";
+import { OrganizationResolver } from "../features/account/organizations/organization.resolver";
+import { UnlockResolver } from "../features/account/unlocks/unlock.resolver";
+import { ContactResolver } from "../features/catalogue/contacts/contact.resolver";
+import {
+  ContactParentsResolver,
+  DistrictContactsResolver,
+  SchoolContactsResolver,
+} from "../features/catalogue/contacts/contact-relations.resolver";
+import { BriefResolver, PromotedContactResolver } from "../features/research/briefs/brief.resolver";
 
 /** Every feature's resolvers. A feature adds its classes here. */
 export const resolvers: NonEmptyArray<Function> = [
   DistrictResolver,
   SchoolResolver,
   DistrictSchoolsResolver,
-  // nested blocks of districts and schools (src/features/blocks/registry.ts), events, metrics catalogue
+  // nested blocks of districts and schools (src/features/kits/blocks/registry.ts), events, metrics catalogue
   ...blockResolvers(),
   EventQueryResolver,
   MetricsResolver,

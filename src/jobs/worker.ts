@@ -5,7 +5,7 @@
  */
 import type { Env } from "../config/env";
 import type { Db } from "../db/client";
-import { sweepExpiredHolds } from "../features/unlocks/unlock.jobs";
+import { sweepExpiredHolds } from "../features/account/unlocks/unlock.jobs";
 import { logger } from "../logger";
 import type { WorkerHealth } from "../observability/readiness";
 import { JobQueue } from "./queue";

@@ -1,5 +1,5 @@
-import { ApiKeyAuthenticator, createApiKey, hashApiKey, revokeApiKeys } from "../../src/features/auth/api-key.service";
-import { createOrganization, createProject, grantCredits } from "../../src/features/organizations/organization.service";
+import { ApiKeyAuthenticator, createApiKey, hashApiKey, revokeApiKeys } from "../../src/features/account/auth/api-key.service";
+import { createOrganization, createProject, grantCredits } from "../../src/features/account/organizations/organization.service";
 import { createTestDb, type TestDb } from "../support/db";
 import { countStatements, measureStatements } from "../support/statements";
 

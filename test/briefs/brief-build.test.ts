@@ -5,7 +5,7 @@
  * model, and it says so) and data_source per section; a ready brief is reused; a failed build is failed
  * with its error; promoting a person links the catalogue contact or makes an unlinked record.
  */
-import { FINDINGS_LIMIT, personKey } from "../../src/features/briefs/brief.dossier";
+import { FINDINGS_LIMIT, personKey } from "../../src/features/research/briefs/brief.dossier";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";
 import { insertIntelligence, insertUnlock } from "../support/block-factories";

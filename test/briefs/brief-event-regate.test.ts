@@ -13,7 +13,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { migrate, MIGRATIONS_DIR } from "../../src/db/migrate";
-import { GATED_EVENT_TITLES } from "../../src/features/events/event.access";
+import { GATED_EVENT_TITLES } from "../../src/features/catalogue/events/event.access";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertEvent, insertUnlock } from "../support/block-factories";
 import { createTestDb, type TestDb } from "../support/db";

@@ -4,8 +4,8 @@
  * rule (free and pro follow first, enterprise and internal need not), a build stuck over 60 minutes, the
  * organization boundary (404) and bad input (400 generic body). The builds themselves: brief-build.test.ts.
  */
-import { briefById, briefOfPair } from "../../src/features/briefs/brief.service";
-import type { Viewer } from "../../src/features/auth/viewer";
+import { briefById, briefOfPair } from "../../src/features/research/briefs/brief.service";
+import type { Viewer } from "../../src/features/account/auth/viewer";
 import { createTestApp, type PlanKey, type TestApp } from "../support/app";
 import { insertDistrict } from "../support/factories";
 import { insertSchool } from "../support/school-factories";

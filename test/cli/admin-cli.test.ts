@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { hashApiKey } from "../../src/features/auth/api-key.service";
+import { hashApiKey } from "../../src/features/account/auth/api-key.service";
 import { createTestDb, type TestDb } from "../support/db";
 
 const run = promisify(execFile);

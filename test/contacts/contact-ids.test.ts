@@ -7,7 +7,7 @@
  */
 import crypto from "node:crypto";
 import { loadEnv } from "../../src/config/env";
-import { runExtractionPipeline } from "../../src/features/extraction/pipeline";
+import { runExtractionPipeline } from "../../src/features/research/extraction/pipeline";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";
 import { insertDistrict } from "../support/factories";

@@ -1,4 +1,4 @@
-import { demoExtractor, useExtractor } from "../../src/features/unlocks/unlock.jobs";
+import { demoExtractor, useExtractor } from "../../src/features/account/unlocks/unlock.jobs";
 import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertUnlock } from "../support/school-factories";

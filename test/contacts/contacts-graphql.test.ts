@@ -1,5 +1,5 @@
-import type { Viewer } from "../../src/features/auth/viewer";
-import { createContactLoaders } from "../../src/features/contacts/contact.loaders";
+import type { Viewer } from "../../src/features/account/auth/viewer";
+import { createContactLoaders } from "../../src/features/catalogue/contacts/contact.loaders";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict } from "../support/factories";
 import { insert } from "../support/factories";

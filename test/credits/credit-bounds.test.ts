@@ -4,9 +4,9 @@
  * cached balance are BIGINT, a grant is 1..MAX_CREDIT_GRANT, a balance at most MAX_CREDIT_BALANCE (exact as a JS
  * number), and every charge moves the balance by exactly its cost. The CLI's side: test/cli/admin-cli.test.ts.
  */
-import { MAX_CREDIT_BALANCE, MAX_CREDIT_GRANT } from "../../src/features/credits/credits.service";
-import { createApiKey } from "../../src/features/auth/api-key.service";
-import { createOrganization, grantCredits } from "../../src/features/organizations/organization.service";
+import { MAX_CREDIT_BALANCE, MAX_CREDIT_GRANT } from "../../src/features/account/credits/credits.service";
+import { createApiKey } from "../../src/features/account/auth/api-key.service";
+import { createOrganization, grantCredits } from "../../src/features/account/organizations/organization.service";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict } from "../support/factories";
 import { ledgerViolations, NO_VIOLATIONS } from "./ledger";

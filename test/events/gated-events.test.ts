@@ -10,8 +10,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { loadEnv } from "../../src/config/env";
-import { runExtractionPipeline } from "../../src/features/extraction/pipeline";
-import { GATED_EVENT_TITLES, presentEvent } from "../../src/features/events/event.access";
+import { runExtractionPipeline } from "../../src/features/research/extraction/pipeline";
+import { GATED_EVENT_TITLES, presentEvent } from "../../src/features/catalogue/events/event.access";
 import { TYPE } from "../../src/graphql/dictionary/dictionary";
 import { intelligenceDictionary } from "../../src/graphql/dictionary/intelligence";
 import { createTestApp, type TestApp } from "../support/app";

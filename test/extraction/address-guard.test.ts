@@ -6,8 +6,8 @@
  * never receive a request.
  */
 import dns from "node:dns";
-import { guardedLookup, isRefusedAddress, refusedReason, type LookupFunction } from "../../src/features/extraction/address-guard";
-import { FetchError, HostScheduler, HttpClient, type HttpLimits } from "../../src/features/extraction/http-client";
+import { guardedLookup, isRefusedAddress, refusedReason, type LookupFunction } from "../../src/features/research/extraction/address-guard";
+import { FetchError, HostScheduler, HttpClient, type HttpLimits } from "../../src/features/research/extraction/http-client";
 import { listen, type Listener } from "./support/fixture-server";
 
 const REFUSED: [string, RegExp][] = [

@@ -3,9 +3,9 @@
  * nesting level, so a page whose structured data nests 100,000 levels deep overflowed the stack
  * (RangeError) and failed the whole extraction. The walk is iterative now: any depth extracts.
  */
-import type { SiteDocument } from "../../src/features/extraction/crawl";
-import { extractContacts } from "../../src/features/extraction/extractors/contacts";
-import { parseHtml } from "../../src/features/extraction/html";
+import type { SiteDocument } from "../../src/features/research/extraction/crawl";
+import { extractContacts } from "../../src/features/research/extraction/extractors/contacts";
+import { parseHtml } from "../../src/features/research/extraction/html";
 
 const DEPTH = 100_000;
 const PERSON = { "@type": "Person", name: "Jane Smith", jobTitle: "Superintendent", email: "jsmith@example.org" };

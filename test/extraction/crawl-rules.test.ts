@@ -8,11 +8,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { loadEnv } from "../../src/config/env";
-import { SiteCrawler, siteRoot } from "../../src/features/extraction/crawl";
-import { isRefusedAddress } from "../../src/features/extraction/address-guard";
-import { FetchError, HostScheduler, HttpClient } from "../../src/features/extraction/http-client";
-import { crawlOptions } from "../../src/features/extraction/pipeline";
-import { deadlineAt, findAmounts, findDates, findFiscalYear, sentences } from "../../src/features/extraction/text-rules";
+import { SiteCrawler, siteRoot } from "../../src/features/research/extraction/crawl";
+import { isRefusedAddress } from "../../src/features/research/extraction/address-guard";
+import { FetchError, HostScheduler, HttpClient } from "../../src/features/research/extraction/http-client";
+import { crawlOptions } from "../../src/features/research/extraction/pipeline";
+import { deadlineAt, findAmounts, findDates, findFiscalYear, sentences } from "../../src/features/research/extraction/text-rules";
 import { EXTRACTION_TEST_ENV } from "./support/fixture-server";
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;

@@ -5,8 +5,8 @@
  * and broken PDF recorded as errors while the site completes; the entity's status fields per stage.
  */
 import { loadEnv } from "../../src/config/env";
-import { EXTRACTIVE_PREFIX } from "../../src/features/text-generation/extractive.provider";
-import { NoWebsiteError, runExtractionPipeline } from "../../src/features/extraction/pipeline";
+import { EXTRACTIVE_PREFIX } from "../../src/features/research/text-generation/extractive.provider";
+import { NoWebsiteError, runExtractionPipeline } from "../../src/features/research/extraction/pipeline";
 import { createTestDb, type TestDb } from "../support/db";
 import { insert, insertDistrict } from "../support/factories";
 import { deadOrigin, EXTRACTION_TEST_ENV, serveFixtureSite, type FixtureSite } from "./support/fixture-server";

@@ -8,7 +8,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { pipelineExtractor, useExtractor } from "../../src/features/unlocks/unlock.jobs";
+import { pipelineExtractor, useExtractor } from "../../src/features/account/unlocks/unlock.jobs";
 import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";

@@ -6,10 +6,10 @@
  */
 import type dns from "node:dns";
 import { loadEnv } from "../../src/config/env";
-import type { LookupFunction } from "../../src/features/extraction/address-guard";
-import { HostScheduler, HttpClient } from "../../src/features/extraction/http-client";
-import { crawlOptions, runExtractionPipeline } from "../../src/features/extraction/pipeline";
-import { pipelineExtractor, useExtractor } from "../../src/features/unlocks/unlock.jobs";
+import type { LookupFunction } from "../../src/features/research/extraction/address-guard";
+import { HostScheduler, HttpClient } from "../../src/features/research/extraction/http-client";
+import { crawlOptions, runExtractionPipeline } from "../../src/features/research/extraction/pipeline";
+import { pipelineExtractor, useExtractor } from "../../src/features/account/unlocks/unlock.jobs";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";
 import { insertSchool } from "../support/school-factories";

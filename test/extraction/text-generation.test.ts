@@ -6,10 +6,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadEnv } from "../../src/config/env";
-import { runExtractionPipeline } from "../../src/features/extraction/pipeline";
-import { EXTRACTIVE_PREFIX, ExtractiveTextGenerator } from "../../src/features/text-generation/extractive.provider";
-import { OpenAiCompatibleTextGenerator } from "../../src/features/text-generation/openai.provider";
-import { textGeneratorFromEnv } from "../../src/features/text-generation/text-generation";
+import { runExtractionPipeline } from "../../src/features/research/extraction/pipeline";
+import { EXTRACTIVE_PREFIX, ExtractiveTextGenerator } from "../../src/features/research/text-generation/extractive.provider";
+import { OpenAiCompatibleTextGenerator } from "../../src/features/research/text-generation/openai.provider";
+import { textGeneratorFromEnv } from "../../src/features/research/text-generation/text-generation";
 import { createTestDb, type TestDb } from "../support/db";
 import { insertDistrict } from "../support/factories";
 import { EXTRACTION_TEST_ENV, serveFixtureSite, type FixtureSite } from "./support/fixture-server";

@@ -1,9 +1,9 @@
 /**
  * Expensive operations take turns in the process, keys round-robin (issue 20 point 4, fairness;
- * src/features/rate-limits/rate-limit.scheduler.ts): the scheduler's order, then the wiring over REST,
+ * src/features/account/rate-limits/rate-limit.scheduler.ts): the scheduler's order, then the wiring over REST,
  * GraphQL and MCP with a single slot on a real database (every turn is given back, or later requests would hang).
  */
-import { OperationScheduler } from "../../src/features/rate-limits/rate-limit.scheduler";
+import { OperationScheduler } from "../../src/features/account/rate-limits/rate-limit.scheduler";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict } from "../support/factories";
 

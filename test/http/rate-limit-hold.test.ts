@@ -2,10 +2,10 @@
  * The bounded penalty for a key that keeps sending while refused (issue 20 point 4, fairness; docs/limits.md):
  * its repeated refusals are answered after a hold, the hold never delays another key, the first refusal is
  * immediate, and past the per-key count of held answers refusals are immediate again. Over HTTP on a real
- * database, then the bookkeeping itself (src/features/rate-limits/rate-limit.hold.ts) with its own clock.
+ * database, then the bookkeeping itself (src/features/account/rate-limits/rate-limit.hold.ts) with its own clock.
  */
 import type supertest from "supertest";
-import { RefusalHold } from "../../src/features/rate-limits/rate-limit.hold";
+import { RefusalHold } from "../../src/features/account/rate-limits/rate-limit.hold";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict } from "../support/factories";
 

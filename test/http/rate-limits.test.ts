@@ -6,8 +6,8 @@
  */
 import { controlChannel, type ControlChannel } from "../../src/db/control";
 import { loadEnv } from "../../src/config/env";
-import { DEFAULT_POLICIES, policiesFromEnv } from "../../src/features/rate-limits/rate-limit.policy";
-import { RateLimiter } from "../../src/features/rate-limits/rate-limit.service";
+import { DEFAULT_POLICIES, policiesFromEnv } from "../../src/features/account/rate-limits/rate-limit.policy";
+import { RateLimiter } from "../../src/features/account/rate-limits/rate-limit.service";
 import { createTestApp, type PlanKey, type TestApp } from "../support/app";
 import { insertDistrict, insertDistrictStats } from "../support/factories";
 import { countStatements } from "../support/statements";

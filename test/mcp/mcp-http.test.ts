@@ -6,8 +6,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { print } from "graphql";
 import { SEARCH } from "../../src/mcp/operations";
-import { createApiKey } from "../../src/features/auth/api-key.service";
-import { createOrganization } from "../../src/features/organizations/organization.service";
+import { createApiKey } from "../../src/features/account/auth/api-key.service";
+import { createOrganization } from "../../src/features/account/organizations/organization.service";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict, insertDistrictStats } from "../support/factories";
 

@@ -6,7 +6,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { METRIC_QUERY_MAX_ITEMS, METRIC_SCAN_ROWS, metricQueryCost } from "../../src/features/metrics/metric-query";
+import { METRIC_QUERY_MAX_ITEMS, METRIC_SCAN_ROWS, metricQueryCost } from "../../src/features/catalogue/metrics/metric-query";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict, insertDistrictStats } from "../support/factories";
 

@@ -4,8 +4,8 @@
  * ANALYZE; no planner settings are changed.
  */
 import { SqlParams } from "../../src/db/sql";
-import { compileMetricQuery, parseMetricQuery } from "../../src/features/metrics/metric-query";
-import type { MetricEntity } from "../../src/features/metrics/metrics.catalog";
+import { compileMetricQuery, parseMetricQuery } from "../../src/features/catalogue/metrics/metric-query";
+import type { MetricEntity } from "../../src/features/catalogue/metrics/metrics.catalog";
 import { createTestDb, type TestDb } from "../support/db";
 
 const ENTITIES = 1000;

@@ -1,6 +1,6 @@
 import { BadRequestError } from "../../src/graphql/errors";
-import { METRIC_QUERY_MAX_LENGTH, parseMetricQuery } from "../../src/features/metrics/metric-query";
-import type { MetricEntity } from "../../src/features/metrics/metrics.catalog";
+import { METRIC_QUERY_MAX_LENGTH, parseMetricQuery } from "../../src/features/catalogue/metrics/metric-query";
+import type { MetricEntity } from "../../src/features/catalogue/metrics/metrics.catalog";
 
 /** The BadRequestError message that parsing `raw` (a string, or a value to JSON-encode) throws. */
 function rejection(raw: unknown, entity: MetricEntity = "district"): string {

@@ -9,7 +9,7 @@
  *   E: 2019 enr 200           | 2022 enr 220                                   (own latest year 2022, no 2023)
  */
 import { SqlParams } from "../../src/db/sql";
-import { compileMetricQuery, parseMetricQuery } from "../../src/features/metrics/metric-query";
+import { compileMetricQuery, parseMetricQuery } from "../../src/features/catalogue/metrics/metric-query";
 import { createTestDb, type TestDb } from "../support/db";
 import { fedIds, insertAnnual, insertAssessment, insertDistrict, insertSchool, runMetricQuery } from "./support";
 

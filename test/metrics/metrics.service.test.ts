@@ -1,5 +1,5 @@
-import { METRICS, type MetricEntity } from "../../src/features/metrics/metrics.catalog";
-import { metricsCatalogue } from "../../src/features/metrics/metrics.service";
+import { METRICS, type MetricEntity } from "../../src/features/catalogue/metrics/metrics.catalog";
+import { metricsCatalogue } from "../../src/features/catalogue/metrics/metrics.service";
 import { createTestDb, type TestDb } from "../support/db";
 import { measureStatements } from "../support/statements";
 import { insertAnnual, insertAssessment, insertDistrict, insertSchool } from "./support";

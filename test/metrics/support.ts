@@ -1,10 +1,10 @@
 /** Helpers shared by the metric tests: insert fixture rows with plain SQL and run a compiled metric query. */
 import type { Queryable } from "../../src/db/client";
 import { SqlParams } from "../../src/db/sql";
-import { defineAccess, historyOpenSql } from "../../src/features/access/access.service";
-import type { Viewer } from "../../src/features/auth/viewer";
-import { compileMetricQuery, metricValuesFromRow, parseMetricQuery } from "../../src/features/metrics/metric-query";
-import type { MetricEntity } from "../../src/features/metrics/metrics.catalog";
+import { defineAccess, historyOpenSql } from "../../src/features/account/access/access.service";
+import type { Viewer } from "../../src/features/account/auth/viewer";
+import { compileMetricQuery, metricValuesFromRow, parseMetricQuery } from "../../src/features/catalogue/metrics/metric-query";
+import type { MetricEntity } from "../../src/features/catalogue/metrics/metrics.catalog";
 
 export async function insertDistrict(db: Queryable, fedId: string): Promise<string> {
   const [row] = await db.query<{ id: string }>(

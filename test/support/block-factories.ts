@@ -239,7 +239,7 @@ export async function insertEvent(
     entity_type: entityType,
     entity_id: entityId,
     event_date: eventDate,
-    // A public kind: events of the gated kinds (src/features/events/event.access.ts) are served in their
+    // A public kind: events of the gated kinds (src/features/catalogue/events/event.access.ts) are served in their
     // public form to callers that did not unlock the entity.
     event_type: "news",
     title: `News ${eventDate}`,

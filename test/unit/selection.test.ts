@@ -1,11 +1,11 @@
 /**
- * Issue 20 point 5: the selection a list resolver reads (src/features/common/selection.ts) is built in
+ * Issue 20 point 5: the selection a list resolver reads (src/features/kits/common/selection.ts) is built in
  * steps linear in the document, however often fragments are spread. Fragment look-ups are counted (each
  * expansion of a spread reads one) and refused past a bound, so a walk that expands every spread fails
  * here at once instead of running 2^40 steps.
  */
 import { Kind, parse, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from "graphql";
-import { selectionAt, selectionOf, type Selection } from "../../src/features/common/selection";
+import { selectionAt, selectionOf, type Selection } from "../../src/features/kits/common/selection";
 
 function doubling(levels: number): { field: FieldNode; fragments: Record<string, FragmentDefinitionNode> } {
   const fragments = Array.from({ length: levels }, (_, i) =>

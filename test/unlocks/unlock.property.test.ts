@@ -13,9 +13,9 @@
  */
 import fc from "fast-check";
 import { loadEnv } from "../../src/config/env";
-import { createApiKey } from "../../src/features/auth/api-key.service";
-import { createOrganization, grantCredits } from "../../src/features/organizations/organization.service";
-import { extractJob, sweepExpiredHolds } from "../../src/features/unlocks/unlock.jobs";
+import { createApiKey } from "../../src/features/account/auth/api-key.service";
+import { createOrganization, grantCredits } from "../../src/features/account/organizations/organization.service";
+import { extractJob, sweepExpiredHolds } from "../../src/features/account/unlocks/unlock.jobs";
 import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";

@@ -78,7 +78,7 @@ describe("POST /unlock: instant, idempotent, pending, 402, batch, Idempotency-Ke
   it("refuses with 402 insufficient_credits naming balance and required", async () => {
     const org = t.orgs.free;
     await t.db.prisma.$transaction(async (tx) => {
-      const { grant } = await import("../../src/features/credits/credits.service");
+      const { grant } = await import("../../src/features/account/credits/credits.service");
       await grant(tx, org, 1, "test"); // credits are whole numbers (issue 20 point 10)
     });
     // spend down: 101 - 6*16 = 5 available, then one more needs 6
@@ -188,13 +188,13 @@ describe("POST /unlock: instant, idempotent, pending, 402, batch, Idempotency-Ke
 
   it("never overdraws: 20 concurrent unlocks of different entities with credits for 5", async () => {
     const { organizationId } = await (
-      await import("../../src/features/organizations/organization.service")
+      await import("../../src/features/account/organizations/organization.service")
     ).createOrganization(t.db, {
       name: "Five",
       plan: "pro",
       credits: 30,
     });
-    const key = (await (await import("../../src/features/auth/api-key.service")).createApiKey(t.db, organizationId)).apiKey;
+    const key = (await (await import("../../src/features/account/auth/api-key.service")).createApiKey(t.db, organizationId)).apiKey;
     const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => insertDistrict(t.db, { status: i % 2 ? "completed" : "pending" })));
     const results = await Promise.all(
       ids.map((id) => t.http.post("/api/v1/unlock").set("Authorization", `Bearer ${key}`).send({ entity_type: "district", entity_id: id })),

@@ -1,4 +1,4 @@
-import { useExtractor, demoExtractor, sweepExpiredHolds } from "../../src/features/unlocks/unlock.jobs";
+import { useExtractor, demoExtractor, sweepExpiredHolds } from "../../src/features/account/unlocks/unlock.jobs";
 import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";

@@ -1,0 +1,224 @@
+/**
+ * The credit ledger (contract section 5). Append-only and double-entry: every movement is two rows of
+ * `credit_ledger` with the same `transfer_id` whose amounts sum to zero. Accounts:
+ *
+ * - `available` (the organization's spendable credits) and `held` (credits reserved by open holds): the
+ *   organization's balance is the sum of both, its available credits the first;
+ * - `issued` (where grants come from) and `spent` (where charges and committed holds go): counter-accounts.
+ *
+ * | movement      | from        | to          | balance |
+ * |---------------|-------------|-------------|---------|
+ * | grant         | issued      | available   | +n      |
+ * | charge        | available   | spent       | -n      |
+ * | hold          | available   | held        | 0       |
+ * | hold_commit   | held        | spent       | -n      |
+ * | hold_release  | held        | available   | 0       |
+ *
+ * `organizations.credit_balance` caches the balance and is written in the transaction that writes the
+ * rows. A hold is settled by a conditional update (`open` -> `committed`/`released`), so a retried or
+ * duplicated settlement finds no open hold and writes nothing: exactly once.
+ *
+ * Every function taking `tx` runs inside the caller's transaction, after `lockOrganization`: the row lock
+ * serializes every movement of one organization (on PGlite the single connection does too), so the check
+ * "available >= amount" and the movement it allows cannot interleave with another.
+ *
+ * Credits are whole numbers (issue 20 point 10): the amounts and the cached balance are BIGINT columns, a grant
+ * is 1..MAX_CREDIT_GRANT and no grant takes a balance above MAX_CREDIT_BALANCE. The bound keeps every balance
+ * well within 2^53, so the JS numbers this module returns (JSON numbers over REST, GraphQL Float) are exact; a
+ * 1e20 balance in double precision had swallowed a 6-credit charge.
+ */
+import crypto from "node:crypto";
+import type { Db } from "../../../db/client";
+import type { Prisma } from "../../../db/generated/client";
+import { AppError, BadRequestError, NotFoundError } from "../../../graphql/errors";
+
+export type Tx = Prisma.TransactionClient;
+export type LedgerAccount = "available" | "held" | "issued" | "spent";
+export type LedgerKind = "grant" | "charge" | "hold" | "hold_commit" | "hold_release";
+
+export interface CreditSummary {
+  balance: number;
+  held: number;
+  available: number;
+}
+
+/** What a movement is about (copied onto both rows). */
+export interface LedgerRefs {
+  entityType?: string;
+  entityId?: string;
+  operationKey?: string | null;
+  holdId?: string;
+  note?: string;
+}
+
+export class InsufficientCreditsError extends AppError {
+  constructor(available: number, required: number) {
+    super("INSUFFICIENT_CREDITS", `this needs ${required} credits; ${available} are available`, { balance: available, required });
+  }
+}
+
+/** The most credits one grant may add. */
+export const MAX_CREDIT_GRANT = 1_000_000_000_000;
+/** The most credits an organization may own (1e15 < 2^53 ≈ 9.007e15: every balance is an exact JS number). */
+export const MAX_CREDIT_BALANCE = 1_000_000_000_000_000;
+
+/** Throws 400 unless `amount` is a whole number of credits a grant may add (1..MAX_CREDIT_GRANT). */
+export function checkGrantAmount(amount: number, name = "amount"): void {
+  if (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_CREDIT_GRANT)
+    throw new BadRequestError(
+      `${name} must be a whole number of credits from 1 to ${MAX_CREDIT_GRANT}, got ${String(amount).slice(0, 40)}`,
+    );
+}
+
+/** Transactions of the money path: long enough to wait behind other unlocks of the same organization. */
+export const MONEY_TX = { maxWait: 30_000, timeout: 60_000 } as const;
+
+/**
+ * Locks the organization's row until the transaction ends and returns its cached balance.
+ * Hand-written: Prisma has no row locks (SELECT ... FOR UPDATE).
+ */
+export async function lockOrganization(tx: Tx, organizationId: string): Promise<number> {
+  const rows = await tx.$queryRawUnsafe<{ credit_balance: number }[]>(
+    `SELECT credit_balance FROM organizations WHERE id = $1::uuid FOR UPDATE`,
+    organizationId,
+  );
+  if (!rows[0]) throw new NotFoundError(`organization ${organizationId}`);
+  return Number(rows[0].credit_balance);
+}
+
+/** Balance, open holds and available credits of one organization (inside or outside a transaction). */
+export async function creditSummary(client: Tx | Db["prisma"], organizationId: string): Promise<CreditSummary> {
+  // One after the other: a transaction client runs one statement at a time.
+  const org = await client.organization.findUnique({ where: { id: organizationId }, select: { credit_balance: true } });
+  const holds = await client.creditHold.aggregate({ where: { organization_id: organizationId, status: "open" }, _sum: { amount: true } });
+  if (!org) throw new NotFoundError(`organization ${organizationId}`);
+  // BIGINT columns come back as bigint; bounded by MAX_CREDIT_BALANCE, they convert exactly.
+  const balance = Number(org.credit_balance);
+  const held = Number(holds._sum.amount ?? 0);
+  return { balance, held, available: balance - held };
+}
+
+/** Writes one movement (two rows) and moves the cached balance when the movement changes it. */
+async function transfer(
+  tx: Tx,
+  organizationId: string,
+  kind: LedgerKind,
+  from: LedgerAccount,
+  to: LedgerAccount,
+  amount: number,
+  refs: LedgerRefs,
+): Promise<void> {
+  // A movement of anything but a positive whole number of credits is a bug of the caller, never written.
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error(`credit ledger: ${kind} of ${amount} credits refused`);
+  const transferId = crypto.randomUUID();
+  const common = {
+    organization_id: organizationId,
+    transfer_id: transferId,
+    kind,
+    hold_id: refs.holdId ?? null,
+    entity_type: refs.entityType ?? null,
+    entity_id: refs.entityId ?? null,
+    operation_key: refs.operationKey ?? null,
+    note: refs.note ?? null,
+  };
+  await tx.creditLedgerEntry.createMany({
+    data: [
+      { ...common, account: from, amount: -amount },
+      { ...common, account: to, amount },
+    ],
+  });
+  const own = (a: LedgerAccount) => a === "available" || a === "held";
+  const delta = (own(to) ? amount : 0) - (own(from) ? amount : 0);
+  if (delta !== 0)
+    await tx.organization.update({
+      where: { id: organizationId },
+      data: { credit_balance: { increment: delta }, updated_at: new Date() },
+      select: { id: true },
+    });
+}
+
+/** Adds credits (from `issued`): 1..MAX_CREDIT_GRANT, the balance at most MAX_CREDIT_BALANCE (else 400). Returns the new balance. */
+export async function grant(tx: Tx, organizationId: string, amount: number, note: string): Promise<number> {
+  checkGrantAmount(amount);
+  const balance = await lockOrganization(tx, organizationId);
+  if (balance + amount > MAX_CREDIT_BALANCE)
+    throw new BadRequestError(
+      `a grant of ${amount} credits would take the balance of ${balance} above the limit of ${MAX_CREDIT_BALANCE} credits`,
+    );
+  await transfer(tx, organizationId, "grant", "issued", "available", amount, { note });
+  return (await creditSummary(tx, organizationId)).balance;
+}
+
+/** Throws 402 unless `amount` credits are available. Call after lockOrganization. */
+export async function requireAvailable(tx: Tx, organizationId: string, amount: number): Promise<CreditSummary> {
+  const summary = await creditSummary(tx, organizationId);
+  if (summary.available < amount) throw new InsufficientCreditsError(summary.available, amount);
+  return summary;
+}
+
+/** An immediate deduction (an instant unlock). Call after lockOrganization and requireAvailable. */
+export async function charge(tx: Tx, organizationId: string, amount: number, refs: LedgerRefs): Promise<void> {
+  await transfer(tx, organizationId, "charge", "available", "spent", amount, refs);
+}
+
+export interface HoldRequest {
+  amount: number;
+  entityType: string;
+  entityId: string;
+  expiresAt: Date;
+  operationKey?: string | null;
+}
+
+/** Reserves credits until the hold is committed or released. Call after lockOrganization and requireAvailable. */
+export async function hold(tx: Tx, organizationId: string, request: HoldRequest): Promise<string> {
+  const created = await tx.creditHold.create({
+    data: {
+      organization_id: organizationId,
+      amount: request.amount,
+      status: "open",
+      entity_type: request.entityType,
+      entity_id: request.entityId,
+      expires_at: request.expiresAt,
+    },
+    select: { id: true },
+  });
+  await transfer(tx, organizationId, "hold", "available", "held", request.amount, {
+    holdId: created.id,
+    entityType: request.entityType,
+    entityId: request.entityId,
+    operationKey: request.operationKey,
+  });
+  return created.id;
+}
+
+export type HoldSettlement = "committed" | "released";
+
+/**
+ * Settles an open hold: `committed` turns it into a deduction, `released` gives the credits back.
+ * Returns the hold's amount, or null when it was not open (already settled: nothing is written).
+ */
+export async function settleHold(tx: Tx, holdId: string, outcome: HoldSettlement, note?: string): Promise<number | null> {
+  const found = await tx.creditHold.findUnique({ where: { id: holdId }, select: { organization_id: true } });
+  if (!found) return null;
+  await lockOrganization(tx, found.organization_id);
+  const [settled] = await tx.creditHold.updateManyAndReturn({
+    where: { id: holdId, status: "open" },
+    data: { status: outcome, settled_at: new Date() },
+  });
+  if (!settled) return null;
+  const refs = { holdId, entityType: settled.entity_type, entityId: settled.entity_id, note };
+  const amount = Number(settled.amount);
+  if (outcome === "committed") await transfer(tx, settled.organization_id, "hold_commit", "held", "spent", amount, refs);
+  else await transfer(tx, settled.organization_id, "hold_release", "held", "available", amount, refs);
+  return amount;
+}
+
+/** Open holds past their expiry (the sweeper settles them one transaction each). */
+export async function expiredHolds(db: Db, now: Date): Promise<{ id: string; organization_id: string }[]> {
+  return db.prisma.creditHold.findMany({
+    where: { status: "open", expires_at: { lte: now } },
+    select: { id: true, organization_id: true },
+    orderBy: { expires_at: "asc" },
+    take: 500,
+  });
+}

@@ -1,0 +1,12 @@
+import { Field, InputType } from "type-graphql";
+import { JSONScalar } from "../../../graphql/scalars";
+
+export const PROJECT_NAME_MAX = 200;
+
+/** POST /projects body. GraphQL's input coercion rejects unknown properties and wrong types before the service runs. */
+@InputType()
+export class CreateProjectInput {
+  @Field(() => String) name: string;
+  @Field(() => JSONScalar, { nullable: true })
+  icp?: unknown;
+}

@@ -1,0 +1,18 @@
+import { Arg, Ctx, Mutation, Query, Resolver } from "type-graphql";
+import type { Context } from "../../../graphql/context";
+import { CreateProjectInput } from "./project.inputs";
+import { createProject, listProjects } from "./project.service";
+import { Project } from "./project.type";
+
+@Resolver(() => Project)
+export class ProjectResolver {
+  @Query(() => [Project])
+  projects(@Ctx() ctx: Context): Promise<Project[]> {
+    return listProjects(ctx.db, ctx.viewer);
+  }
+
+  @Mutation(() => Project)
+  createProject(@Arg("input", () => CreateProjectInput) input: CreateProjectInput, @Ctx() ctx: Context): Promise<Project> {
+    return createProject(ctx.db, ctx.viewer.organizationId, input);
+  }
+}

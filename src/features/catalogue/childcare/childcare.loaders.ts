@@ -1,0 +1,26 @@
+/** Per-request loaders for childcare centers and their people: one statement per batch, results in key order. */
+import DataLoader from "dataloader";
+import { byKeys, groupByKeys } from "../../../db/batch";
+import type { Db } from "../../../db/client";
+import { relationLoaders, type PageOf } from "../../kits/common/list-kit";
+import type { ChildcareListArgs } from "./childcare.inputs";
+import { loadChildcareCentersByIds, loadChildcarePagesOfOperators, loadChildcarePeople } from "./childcare.service";
+import type { ChildcareCenter, ChildcarePerson } from "./childcare.type";
+
+export function createChildcareLoaders(db: Db) {
+  const byId = new DataLoader<string, ChildcareCenter | null>(async (ids) =>
+    byKeys(ids, await loadChildcareCentersByIds(db, ids), (r) => r.id),
+  );
+  return {
+    byId,
+    /** A page of each operator's centers, keyed by operator id: one statement per batch. */
+    ofOperator: relationLoaders<ChildcareListArgs, PageOf<ChildcareCenter>>((args) => async (operatorIds) => {
+      const pages = await loadChildcarePagesOfOperators(db, operatorIds, args);
+      for (const page of pages) for (const row of page.data) byId.prime(row.id, row);
+      return pages;
+    }),
+    people: new DataLoader<string, ChildcarePerson[]>(async (ids) =>
+      groupByKeys(ids, await loadChildcarePeople(db, ids), (r) => r.center_id),
+    ),
+  };
+}
