@@ -13,7 +13,7 @@ import { loadEnv } from "../../src/config/env";
 import { runExtractionPipeline } from "../../src/features/research/extraction/pipeline";
 import { GATED_EVENT_TITLES, presentEvent } from "../../src/features/catalogue/events/event.access";
 import { TYPE } from "../../src/graphql/dictionary/dictionary";
-import { intelligenceDictionary } from "../../src/graphql/dictionary/intelligence";
+import { intelligenceDictionary } from "../../src/features/research/intelligence/intelligence.dictionary";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertUnlock } from "../support/block-factories";
 import { createTestDb, type TestDb } from "../support/db";

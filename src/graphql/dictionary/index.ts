@@ -1,16 +1,16 @@
 /** The whole field dictionary (one module per area) and its application to the schema. */
 import type { GraphQLSchema } from "graphql";
-import { assessmentsDictionary } from "./assessments";
-import { associationsDictionary } from "./associations";
-import { briefsDictionary } from "./briefs";
+import { assessmentsDictionary } from "../../features/catalogue/assessments/assessment.dictionary";
+import { associationsDictionary } from "../../features/catalogue/associations/association.dictionary";
+import { briefsDictionary } from "../../features/research/briefs/brief.dictionary";
 import { commonDictionary } from "./common";
-import { contactsDictionary } from "./contacts";
+import { contactsDictionary } from "../../features/catalogue/contacts/contact.dictionary";
 import { applyDictionary, mergeDictionaries, type Dictionary } from "./dictionary";
-import { districtsDictionary } from "./districts";
+import { districtsDictionary } from "../../features/catalogue/districts/district.dictionary";
 import { earlyChildhoodDictionary } from "./early-childhood";
-import { intelligenceDictionary } from "./intelligence";
-import { schoolsDictionary } from "./schools";
-import { statisticsDictionary } from "./statistics";
+import { intelligenceDictionary } from "../../features/research/intelligence/intelligence.dictionary";
+import { schoolsDictionary } from "../../features/catalogue/schools/school.dictionary";
+import { statisticsDictionary } from "../../features/catalogue/statistics/statistics.dictionary";
 import { workspaceDictionary } from "./workspace";
 
 export { dictionaryProblems, TYPE, type Dictionary, type DictionaryProblems } from "./dictionary";

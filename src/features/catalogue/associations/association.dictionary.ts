@@ -1,6 +1,6 @@
 /** Field dictionary: associations (docs/associations.md). Every association row loaded today is demo data. */
-import { limitArg, listArgs, orderEnum, page, SOURCES } from "./common";
-import { TYPE, type Dictionary } from "./dictionary";
+import { limitArg, listArgs, orderEnum, page, SOURCES } from "../../../graphql/dictionary/common";
+import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
 
 export const associationsDictionary: Dictionary = {
   Association: {

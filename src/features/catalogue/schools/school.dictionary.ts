@@ -1,7 +1,7 @@
 /** Field dictionary: schools (School, SchoolFilter, SchoolOrderField, SchoolPage, UpdateSchoolInput, root fields). */
-import { LIST_FILTER, limitArg, listArgs, METRIC_QUERY, orderEnum, page, SOURCES } from "./common";
-import { TYPE, type Dictionary } from "./dictionary";
-import { ENTITY_INTELLIGENCE_FIELDS, INTELLIGENCE_FILTERS, PIPELINE_FIELDS } from "./districts";
+import { LIST_FILTER, limitArg, listArgs, METRIC_QUERY, orderEnum, page, SOURCES } from "../../../graphql/dictionary/common";
+import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
+import { ENTITY_INTELLIGENCE_FIELDS, INTELLIGENCE_FILTERS, PIPELINE_FIELDS } from "../districts/district.dictionary";
 
 const EXPORT = SOURCES.schoolSearch;
 

@@ -1,5 +1,5 @@
 /** Field dictionary: deep-research briefs and the contact records promoted from their people (docs/briefs.md). */
-import { TYPE, type Dictionary } from "./dictionary";
+import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
 
 export const briefsDictionary: Dictionary = {
   BriefEntityType: {

@@ -1,6 +1,6 @@
 /** Field dictionary: districts (District, DistrictFilter, DistrictOrderField, DistrictPage, root fields). */
-import { ADDRESS, LIST_FILTER, limitArg, listArgs, METRIC_QUERY, orderEnum, page, SOURCES, UNLOCK_GATED, USD } from "./common";
-import { TYPE, type Dictionary } from "./dictionary";
+import { ADDRESS, LIST_FILTER, limitArg, listArgs, METRIC_QUERY, orderEnum, page, SOURCES, UNLOCK_GATED, USD } from "../../../graphql/dictionary/common";
+import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
 
 const SUMMARY = "District summary (data/README.md, 'District record fields: which year'):";
 

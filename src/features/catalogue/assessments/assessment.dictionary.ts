@@ -1,5 +1,5 @@
 /** Field dictionary: assessment summaries and rows. */
-import { TYPE, type Dictionary } from "./dictionary";
+import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
 
 const ROW = {
   sourceId: "Id of the assessment source (demo rows: demo-assessment).",

@@ -1,6 +1,6 @@
 /** Field dictionary: contacts (docs/contacts.md). */
-import { LIST_FILTER, limitArg, listArgs, orderEnum, SOURCES } from "./common";
-import { TYPE, type Dictionary } from "./dictionary";
+import { LIST_FILTER, limitArg, listArgs, orderEnum, SOURCES } from "../../../graphql/dictionary/common";
+import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
 
 /** Contact fields revealed only by unlocking the contact (contract section 4, docs/contacts.md). */
 const CONTACT_GATED =

@@ -1,6 +1,6 @@
 /** Field dictionary: yearly statistics, breakdowns and special-education finance. */
-import { NOT_LOADED, SCHOOL_YEAR, SOURCES, USD } from "./common";
-import { TYPE, type Dictionary } from "./dictionary";
+import { NOT_LOADED, SCHOOL_YEAR, SOURCES, USD } from "../../../graphql/dictionary/common";
+import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
 
 const HISTORY = {
   historyGated:

@@ -1,6 +1,6 @@
 /** Field dictionary: extracted intelligence (unlock-gated lists) and timeline events. */
-import { SOURCES, USD } from "./common";
-import { TYPE, type Dictionary } from "./dictionary";
+import { SOURCES, USD } from "../../../graphql/dictionary/common";
+import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
 
 const EXTRACTED = SOURCES.extraction;
 /** The five lists of extracted intelligence are gated as a whole (contract section 4). */
