@@ -29,10 +29,9 @@
  */
 import crypto from "node:crypto";
 import type { Db } from "../../../db/client";
-import type { Prisma } from "../../../db/generated/client";
+import type { Tx } from "../../../db/transaction";
 import { AppError, BadRequestError, NotFoundError } from "../../../graphql/errors";
 
-export type Tx = Prisma.TransactionClient;
 export type LedgerAccount = "available" | "held" | "issued" | "spent";
 export type LedgerKind = "grant" | "charge" | "hold" | "hold_commit" | "hold_release";
 
@@ -69,9 +68,6 @@ export function checkGrantAmount(amount: number, name = "amount"): void {
       `${name} must be a whole number of credits from 1 to ${MAX_CREDIT_GRANT}, got ${String(amount).slice(0, 40)}`,
     );
 }
-
-/** Transactions of the money path: long enough to wait behind other unlocks of the same organization. */
-export const MONEY_TX = { maxWait: 30_000, timeout: 60_000 } as const;
 
 /**
  * Locks the organization's row until the transaction ends and returns its cached balance.

@@ -17,7 +17,7 @@ import { SqlParams } from "../../../db/sql";
 import type { Env } from "../../../config/env";
 import { AppError, NotFoundError } from "../../../graphql/errors";
 import type { Viewer } from "../auth/viewer";
-import { MONEY_TX, type Tx } from "../credits/credits.service";
+import { MONEY_TX, type Tx } from "../../../db/transaction";
 import { requireProject, requireProjectEntity } from "../projects/project.service";
 import {
   checkColumns,

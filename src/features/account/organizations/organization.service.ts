@@ -10,7 +10,8 @@ import { BadRequestError, NotFoundError } from "../../../graphql/errors";
 import type { Env } from "../../../config/env";
 import { PLANS, type Plan, type Viewer } from "../auth/viewer";
 import { checkProjectInput, createProject as createProjectOf } from "../projects/project.service";
-import { checkGrantAmount, creditSummary, grant, MONEY_TX } from "../credits/credits.service";
+import { MONEY_TX } from "../../../db/transaction";
+import { checkGrantAmount, creditSummary, grant } from "../credits/credits.service";
 import { followSlotLimit, followSlotsUsed } from "../follows/follow.service";
 import type { Organization } from "./organization.type";
 

@@ -8,7 +8,7 @@ import { Prisma } from "../../../db/generated/client";
 import { BadRequestError, NotFoundError } from "../../../graphql/errors";
 import type { Viewer } from "../auth/viewer";
 import type { EntityKind } from "../../kits/common/entity-kind";
-import type { Tx } from "../credits/credits.service";
+import type { Tx } from "../../../db/transaction";
 import { PROJECT_NAME_MAX } from "./project.inputs";
 import type { Project } from "./project.type";
 

@@ -14,7 +14,8 @@ import type { Env } from "../../../config/env";
 import type { Db } from "../../../db/client";
 import { defineJob, type JobContext } from "../../../jobs/job";
 import { logger } from "../../../logger";
-import { expiredHolds, MONEY_TX, settleHold, type Tx } from "../credits/credits.service";
+import { MONEY_TX, type Tx } from "../../../db/transaction";
+import { expiredHolds, settleHold } from "../credits/credits.service";
 
 export interface ExtractJobData {
   holdId: string;

@@ -47,7 +47,7 @@ import {
   type FilterClause,
   type PageOf,
 } from "../../kits/common/list-kit";
-import type { Tx } from "../../account/credits/credits.service";
+import type { Tx } from "../../../db/transaction";
 import { ownerIntelligenceFilter } from "../../research/intelligence/intelligence.service";
 import {
   CONTACT_MAX_LIMIT,

@@ -21,7 +21,7 @@ import type { JobQueue } from "../../../jobs/queue";
 import { isPaidPlan, type Viewer } from "../../account/auth/viewer";
 import { listedContactsOfParent } from "../../catalogue/contacts/contact.service";
 import { unlockedSql } from "../../account/access/access.service";
-import { MONEY_TX, type Tx } from "../../account/credits/credits.service";
+import { MONEY_TX, type Tx } from "../../../db/transaction";
 import { presentEvent } from "../../catalogue/events/event.access";
 import { holdsEntitySlotSql } from "../../account/follows/follow.slots";
 import { requireProject, requireProjectEntity } from "../../account/projects/project.service";
