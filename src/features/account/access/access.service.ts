@@ -17,9 +17,6 @@ import { isoTimestampSql } from "../../kits/common/json-rows";
 import type { Access } from "./access.type";
 import { holdsEntitySlotSql } from "../follows/follow.slots";
 
-/** Credits an unlock costs, per gated entity kind (contract section 4): the one place these numbers live. */
-export const UNLOCK_COST = { district: 6, school: 6, contact: 2 } as const;
-
 /** How a resource is gated: one declaration per gated resource. */
 export interface AccessPolicy {
   /** `unlocks.entity_type` / `follows.entity_type` of its records (a fixed identifier, never user input). */

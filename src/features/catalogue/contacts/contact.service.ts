@@ -20,14 +20,8 @@ import type { Db } from "../../../db/client";
 import { SqlParams } from "../../../db/sql";
 import { columnsOf } from "../../../graphql/fields";
 import { AppError, BadRequestError } from "../../../graphql/errors";
-import {
-  accessColumnsSql,
-  accessJoinSql,
-  defineAccess,
-  presentGated,
-  UNLOCK_COST,
-  type GatedRow,
-} from "../../account/access/access.service";
+import { accessColumnsSql, accessJoinSql, defineAccess, presentGated, type GatedRow } from "../../account/access/access.service";
+import { UNLOCK_COST } from "../../account/credits/pricing";
 import type { AccessSummary } from "../../account/access/access.type";
 import type { Viewer } from "../../account/auth/viewer";
 import { pagination } from "../../kits/common/common.type";

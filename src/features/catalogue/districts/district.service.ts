@@ -3,7 +3,8 @@
  * the query selects); its rows are primed into the per-request loader.
  */
 import type { Db } from "../../../db/client";
-import { defineAccess, UNLOCK_COST } from "../../account/access/access.service";
+import { defineAccess } from "../../account/access/access.service";
+import { UNLOCK_COST } from "../../account/credits/pricing";
 import type { Viewer } from "../../account/auth/viewer";
 import { LOCALE_CODE_PREFIX } from "../../kits/common/enums";
 import {

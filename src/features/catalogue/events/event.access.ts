@@ -12,7 +12,8 @@
  * and the columns carrying facts (description, source_url) are null. Other
  * types (news: a dated page of the public site; press_release) are served as stored.
  */
-import { defineAccess, UNLOCK_COST, type AccessPolicy } from "../../account/access/access.service";
+import { defineAccess, type AccessPolicy } from "../../account/access/access.service";
+import { UNLOCK_COST } from "../../account/credits/pricing";
 import type { EntityKind } from "../../kits/common/entity-kind";
 
 /** The gated event types and their public titles (no vendor, amount, date or quote). */

@@ -4,7 +4,8 @@
  */
 import type { Db } from "../../../db/client";
 import { SqlParams } from "../../../db/sql";
-import { defineAccess, UNLOCK_COST } from "../../account/access/access.service";
+import { defineAccess } from "../../account/access/access.service";
+import { UNLOCK_COST } from "../../account/credits/pricing";
 import type { Viewer } from "../../account/auth/viewer";
 import { LOCALE_CODE_PREFIX } from "../../kits/common/enums";
 import {
