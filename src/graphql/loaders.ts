@@ -1,45 +1,41 @@
 import type { Db } from "../db/client";
 import type { Viewer } from "../features/account/auth/viewer";
-import { createDistrictLoaders } from "../features/catalogue/districts/district.loaders";
-import { createSchoolLoaders } from "../features/catalogue/schools/school.loaders";
-import { createBlockLoaders } from "../features/kits/blocks/block.loaders";
-import { createOperatorLoaders } from "../features/catalogue/operators/operator.loaders";
-import { createHeadStartLoaders } from "../features/catalogue/head-start/head-start.loaders";
-import { createChildcareLoaders } from "../features/catalogue/childcare/childcare.loaders";
-import { createContactLoaders } from "../features/catalogue/contacts/contact.loaders";
-import { createAssociationLoaders } from "../features/catalogue/associations/association.loaders";
+import { installedFeatures } from "./feature";
 
-/** Every feature's loader factory: a feature adds one line here. */
-const FACTORIES = {
-  districts: createDistrictLoaders,
-  schools: createSchoolLoaders,
-  blocks: createBlockLoaders,
-  operators: (db: Db) => createOperatorLoaders(db),
-  headStart: (db: Db) => createHeadStartLoaders(db),
-  childcare: (db: Db) => createChildcareLoaders(db),
-  contacts: createContactLoaders,
-  associations: (db: Db) => createAssociationLoaders(db),
-} satisfies Record<string, (db: Db, viewer: Viewer) => unknown>;
-
-export type Loaders = { readonly [K in keyof typeof FACTORIES]: ReturnType<(typeof FACTORIES)[K]> };
+/**
+ * Every feature's loader groups, by key. Empty here: each feature declares its group beside its factory,
+ *
+ *   declare module "../../../graphql/loaders" { interface Loaders { districts: DistrictLoaders } }
+ *
+ * and its manifest (`feature.ts`, `loaders: { districts: createDistrictLoaders }`) is checked against it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Loaders {}
 
 const BUILT = Symbol("built");
 
-/** One request's loaders: each feature's group is a prototype getter that builds it on first use. */
+/** One request's loaders: each group is a getter that builds it on first use. */
 class RequestLoaders {
-  readonly [BUILT]: Partial<Record<keyof typeof FACTORIES, unknown>> = {};
+  readonly [BUILT]: Record<string, unknown> = {};
   constructor(
     readonly db: Db,
     readonly viewer: Viewer,
   ) {}
 }
-for (const name of Object.keys(FACTORIES) as (keyof typeof FACTORIES)[]) {
-  Object.defineProperty(RequestLoaders.prototype, name, {
-    enumerable: true,
-    get(this: RequestLoaders) {
-      return (this[BUILT][name] ??= FACTORIES[name](this.db, this.viewer));
-    },
-  });
+
+let defined = false;
+/** The getters, once per process, from the installed features' loader factories. */
+function defineGroups(): void {
+  if (defined) return;
+  defined = true;
+  for (const [name, factory] of installedFeatures().loaders) {
+    Object.defineProperty(RequestLoaders.prototype, name, {
+      enumerable: true,
+      get(this: RequestLoaders) {
+        return (this[BUILT][name] ??= factory(this.db, this.viewer));
+      },
+    });
+  }
 }
 
 /**
@@ -48,6 +44,7 @@ for (const name of Object.keys(FACTORIES) as (keyof typeof FACTORIES)[]) {
  * loaders.
  */
 export function createLoaders(db: Db, viewer: Viewer): Loaders {
+  defineGroups();
   return new RequestLoaders(db, viewer) as unknown as Loaders;
 }
 

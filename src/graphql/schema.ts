@@ -1,18 +1,18 @@
 import "reflect-metadata";
 import { defaultFieldResolver, Kind, lexicographicSortSchema, print, printSchema, type FieldNode, type GraphQLSchema } from "graphql";
-import { buildSchemaSync } from "type-graphql";
+import { buildSchemaSync, type NonEmptyArray } from "type-graphql";
 import type { Context } from "./context";
 import { describeSchema } from "./dictionary";
-import { resolvers } from "./resolvers";
+import { FIELD_DICTIONARY, INSTALLED } from "./features";
 
 let built: GraphQLSchema | undefined;
 
 /** The one executable schema (built once per process; resolver classes are stateless singletons). */
 export function getSchema(): GraphQLSchema {
   if (!built) {
-    built = buildSchemaSync({ resolvers, validate: false });
+    built = buildSchemaSync({ resolvers: INSTALLED.resolvers as NonEmptyArray<Function>, validate: false });
     // Descriptions come from the field dictionary (src/graphql/dictionary), the one place they are written.
-    describeSchema(built);
+    describeSchema(built, FIELD_DICTIONARY);
     resolveRepeatedRootFieldsOnce(built);
   }
   return built;

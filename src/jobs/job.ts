@@ -1,5 +1,5 @@
 /**
- * A background job, declared once in its feature's `<x>.jobs.ts` and listed in src/jobs/registry.ts.
+ * A background job, declared once in its feature's `<x>.jobs.ts` and listed in its `feature.ts`.
  * Retries: pg-boss retries a throwing handler `retryLimit` times with exponential backoff; on the last
  * attempt `onFinalFailure` runs before the job is marked failed, so compensation (releasing a hold)
  * happens exactly when no retry is left.

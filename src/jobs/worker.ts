@@ -1,6 +1,6 @@
 /**
  * The job runtime of a process. `startJobs(db, env, { work })`: every role starts the queue (the API
- * sends jobs in its transactions); the worker role (`serve --role worker|all`) also works the registry's
+ * sends jobs in its transactions); the worker role (`serve --role worker|all`) also works the installed
  * jobs and runs the hold sweeper every WORKER_POLL_SECONDS.
  */
 import type { Env } from "../config/env";
@@ -8,8 +8,8 @@ import type { Db } from "../db/client";
 import { sweepExpiredHolds } from "../features/account/unlocks/unlock.jobs";
 import { logger } from "../logger";
 import type { WorkerHealth } from "../observability/readiness";
+import { installedFeatures } from "../graphql/feature";
 import { JobQueue } from "./queue";
-import { JOBS } from "./registry";
 
 export interface Jobs {
   queue: JobQueue;
@@ -19,7 +19,7 @@ export interface Jobs {
 }
 
 export async function startJobs(db: Db, env: Env, options: { work: boolean }): Promise<Jobs> {
-  const queue = await JobQueue.start(db, { jobs: JOBS, env });
+  const queue = await JobQueue.start(db, { jobs: installedFeatures().jobs, env });
   let sweeper: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
   let lastSweepOkAt = new Date();

@@ -10,7 +10,7 @@ import path from "node:path";
 import { restAdapter } from "../../rest-adapter";
 import { createApp } from "../../src/app";
 import { loadEnv } from "../../src/config/env";
-import { JOBS } from "../../src/jobs/registry";
+import { INSTALLED } from "../../src/graphql/features";
 import { logger, withRequestContext } from "../../src/logger";
 import { serve, type Started } from "../../src/server";
 import { createTestApp, type TestApp } from "../support/app";
@@ -171,9 +171,9 @@ describe("operations", () => {
 
     it("job queue depth by queue and state, read at scrape time", async () => {
       const id = crypto.randomUUID();
-      await t.jobs!.queue.sendNow(JOBS[0], {} as never, id);
+      await t.jobs!.queue.sendNow(INSTALLED.jobs[0], {} as never, id);
       const text = await t.metrics!.registry.metrics();
-      expect(sample(text, "edmarket_job_queue_jobs", { queue: JOBS[0].name, state: "created" })).toBeGreaterThanOrEqual(1);
+      expect(sample(text, "edmarket_job_queue_jobs", { queue: INSTALLED.jobs[0].name, state: "created" })).toBeGreaterThanOrEqual(1);
     });
 
     it("database pool connections on PostgreSQL (none on the embedded database)", async () => {

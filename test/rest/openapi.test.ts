@@ -9,7 +9,7 @@ import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { openApiPath, type Json, type OpenApiDocument } from "../../rest-adapter/openapi";
-import { FIELD_DICTIONARY } from "../../src/graphql/dictionary";
+import { FIELD_DICTIONARY } from "../../src/graphql/features";
 import { HTTP_DICTIONARY } from "../../src/graphql/dictionary/http";
 import { routes } from "../../rest-adapter/routes";
 import { createTestApp, type TestApp } from "../support/app";

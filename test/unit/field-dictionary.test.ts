@@ -4,7 +4,8 @@
  * scalar description), and the dictionary names nothing the schema lacks. No database.
  */
 import { buildSchema, isObjectType, printSchema, type GraphQLObjectType, type GraphQLScalarType } from "graphql";
-import { FIELD_DICTIONARY, TYPE, dictionaryProblems } from "../../src/graphql/dictionary";
+import { TYPE, dictionaryProblems } from "../../src/graphql/dictionary";
+import { FIELD_DICTIONARY } from "../../src/graphql/features";
 import { applyDictionary, mergeDictionaries } from "../../src/graphql/dictionary/dictionary";
 import { getSchema, printSchemaSdl } from "../../src/graphql/schema";
 

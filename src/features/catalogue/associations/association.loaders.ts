@@ -26,3 +26,9 @@ export function createAssociationLoaders(db: Db) {
     ),
   };
 }
+
+declare module "../../../graphql/loaders" {
+  interface Loaders {
+    associations: ReturnType<typeof createAssociationLoaders>;
+  }
+}

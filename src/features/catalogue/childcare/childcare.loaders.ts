@@ -24,3 +24,9 @@ export function createChildcareLoaders(db: Db) {
     ),
   };
 }
+
+declare module "../../../graphql/loaders" {
+  interface Loaders {
+    childcare: ReturnType<typeof createChildcareLoaders>;
+  }
+}

@@ -34,3 +34,9 @@ export function createContactLoaders(db: Db, viewer: Viewer) {
     ofSchool: pagesOf("school"),
   };
 }
+
+declare module "../../../graphql/loaders" {
+  interface Loaders {
+    contacts: ReturnType<typeof createContactLoaders>;
+  }
+}

@@ -15,3 +15,9 @@ export function createDistrictLoaders(db: Db, viewer: Viewer) {
     idByFedId: new DataLoader<string, string | null>((fedIds) => loadDistrictIdsByFedIds(db, fedIds)),
   };
 }
+
+declare module "../../../graphql/loaders" {
+  interface Loaders {
+    districts: ReturnType<typeof createDistrictLoaders>;
+  }
+}

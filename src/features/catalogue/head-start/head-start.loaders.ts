@@ -27,3 +27,9 @@ export function createHeadStartLoaders(db: Db) {
     ofOperator: pagesOf("operator"),
   };
 }
+
+declare module "../../../graphql/loaders" {
+  interface Loaders {
+    headStart: ReturnType<typeof createHeadStartLoaders>;
+  }
+}

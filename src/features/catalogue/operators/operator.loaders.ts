@@ -12,3 +12,9 @@ export function createOperatorLoaders(db: Db) {
     byId: new DataLoader<string, OperatorRow | null>(async (ids) => byKeys(ids, await loadOperatorsByIds(db, ids), (r) => r.__key)),
   };
 }
+
+declare module "../../../graphql/loaders" {
+  interface Loaders {
+    operators: ReturnType<typeof createOperatorLoaders>;
+  }
+}

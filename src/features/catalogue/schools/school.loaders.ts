@@ -25,3 +25,9 @@ export function createSchoolLoaders(db: Db, viewer: Viewer) {
     }),
   };
 }
+
+declare module "../../../graphql/loaders" {
+  interface Loaders {
+    schools: ReturnType<typeof createSchoolLoaders>;
+  }
+}

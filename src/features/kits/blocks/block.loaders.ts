@@ -34,3 +34,9 @@ export function createBlockLoaders(db: Db, viewer: Viewer) {
     },
   };
 }
+
+declare module "../../../graphql/loaders" {
+  interface Loaders {
+    blocks: ReturnType<typeof createBlockLoaders>;
+  }
+}

@@ -13,7 +13,7 @@ import { District } from "../../catalogue/districts/district.type";
 import { School } from "../../catalogue/schools/school.type";
 import type { BlockDefinition, BlockField, BlockRecord } from "./block";
 import { BLOCK_RECORD, holdsBlocks } from "./block.service";
-import { BLOCKS } from "./registry";
+import { installedFeatures } from "../../../graphql/feature";
 
 const RECORD_TYPES: Record<EntityKind, Function> = { district: District, school: School };
 
@@ -63,5 +63,6 @@ function resolverClass(block: BlockDefinition, kind: EntityKind): Function {
   return BlockResolver;
 }
 
-/** Every block's resolver classes (src/graphql/resolvers.ts adds them to the schema). */
-export const blockResolvers = (): Function[] => BLOCKS.flatMap((block) => block.kinds.map((kind) => resolverClass(block, kind)));
+/** Every installed block's resolver classes (the blocks kit's feature adds them to the schema). */
+export const blockResolvers = (): Function[] =>
+  installedFeatures().blocks.flatMap((block) => block.kinds.map((kind) => resolverClass(block, kind)));

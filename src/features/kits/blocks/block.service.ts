@@ -10,20 +10,24 @@ import { isUnlocked, unlockedSql } from "../../account/access/access.service";
 import type { EntityKind } from "../common/entity-kind";
 import type { Selection } from "../common/selection";
 import type { BlockDefinition, BlockField, BlockRecord } from "./block";
-import { BLOCKS } from "./registry";
+import { installedFeatures } from "../../../graphql/feature";
 
 /** On the value of a field other blocks nest under (annualStatistics): its record, for their loaders. */
 export const BLOCK_RECORD = Symbol("block record");
 
-const blocksOf = (kind: EntityKind): readonly BlockDefinition[] => BLOCKS.filter((block) => block.kinds.includes(kind));
+/** The installed features' blocks by kind (src/graphql/features.ts), and the fields other blocks nest under. */
+let byKind: Record<EntityKind, { blocks: readonly BlockDefinition[]; holders: ReadonlySet<string> }> | undefined;
+function indexBlocks(): NonNullable<typeof byKind> {
+  if (byKind) return byKind;
+  const of = (kind: EntityKind) => {
+    const blocks = installedFeatures().blocks.filter((block) => block.kinds.includes(kind));
+    return { blocks, holders: new Set(blocks.flatMap((block) => (block.under ? [block.under.field] : []))) };
+  };
+  return (byKind = { district: of("district"), school: of("school") });
+}
+const blocksOf = (kind: EntityKind): readonly BlockDefinition[] => indexBlocks()[kind].blocks;
 
-/** Fields of the record (per kind) whose values other blocks nest under. */
-const HOLDERS: Record<EntityKind, ReadonlySet<string>> = {
-  district: new Set(blocksOf("district").flatMap((block) => (block.under ? [block.under.field] : []))),
-  school: new Set(blocksOf("school").flatMap((block) => (block.under ? [block.under.field] : []))),
-};
-
-export const holdsBlocks = (kind: EntityKind, field: string): boolean => HOLDERS[kind].has(field);
+export const holdsBlocks = (kind: EntityKind, field: string): boolean => indexBlocks()[kind].holders.has(field);
 
 interface Planned {
   block: BlockDefinition;

@@ -1,0 +1,12 @@
+import { defineFeature } from "../../../graphql/feature";
+import { associationsDictionary } from "./association.dictionary";
+import { createAssociationLoaders } from "./association.loaders";
+import { AssociationResolver } from "./association.resolver";
+
+/** Associations with their sections and people (GET /associations ...). */
+export const associationsFeature = defineFeature({
+  name: "associations",
+  resolvers: [AssociationResolver],
+  loaders: { associations: createAssociationLoaders },
+  dictionary: associationsDictionary,
+});

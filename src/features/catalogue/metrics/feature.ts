@@ -1,0 +1,8 @@
+import { defineFeature } from "../../../graphql/feature";
+import { MetricsResolver } from "./metrics.resolver";
+
+/** The metrics catalogue (GET /metrics); metric queries run inside the district and school lists. */
+export const metricsFeature = defineFeature({
+  name: "metrics",
+  resolvers: [MetricsResolver],
+});

@@ -1,0 +1,12 @@
+import { defineFeature } from "../../../graphql/feature";
+import { earlyChildhoodDictionary } from "../../../graphql/dictionary/early-childhood";
+import { createOperatorLoaders } from "./operator.loaders";
+import { OperatorResolver } from "./operator.resolver";
+
+/** Operators of early-childhood programs (GET /operators, /operators/{id}). */
+export const operatorsFeature = defineFeature({
+  name: "operators",
+  resolvers: [OperatorResolver],
+  loaders: { operators: createOperatorLoaders },
+  dictionary: earlyChildhoodDictionary,
+});
