@@ -16,6 +16,7 @@
  */
 import crypto from "node:crypto";
 import type { Db } from "../../../db/client";
+import { advisoryXactLock } from "../../../db/locks";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../../../graphql/errors";
 import type { JobQueue } from "../../../jobs/queue";
 import { isPaidPlan, type Viewer } from "../../account/auth/viewer";
@@ -188,10 +189,7 @@ export async function requestBrief(
     await requireProjectEntity(tx, input.entityType, input.entityId);
     await requireAllowed(tx, viewer, input);
     // Serializes requests of one pair (PGlite's single connection does so anyway); held until commit.
-    await tx.$queryRawUnsafe(
-      `SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked`,
-      `brief:${input.projectId}:${input.entityType}:${input.entityId}`,
-    );
+    await advisoryXactLock(tx, `brief:${input.projectId}:${input.entityType}:${input.entityId}`);
     const pair = { project_id: input.projectId, entity_type: input.entityType, entity_id: input.entityId };
     const existing = await tx.brief.findUnique({
       where: { project_id_entity_type_entity_id: pair },
@@ -262,7 +260,7 @@ export async function promoteBriefPerson(db: Db, viewer: Viewer, briefId: string
 
   const key = { organization_id_brief_id_person_key: { organization_id: org, brief_id: briefId, person_key: personKey } };
   return db.prisma.$transaction(async (tx) => {
-    await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked`, `promote:${org}:${briefId}:${personKey}`);
+    await advisoryXactLock(tx, `promote:${org}:${briefId}:${personKey}`);
     const existing = await tx.promotedContact.findUnique({ where: key, select: PROMOTED_COLUMNS });
     const now = new Date();
     if (existing) {

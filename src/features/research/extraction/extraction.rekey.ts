@@ -20,6 +20,7 @@
  */
 import crypto from "node:crypto";
 import type { Db, Queryable } from "../../../db/client";
+import { advisoryXactLock } from "../../../db/locks";
 import { extractionId, extractionIdKey } from "./extraction.store";
 
 /** The namespace of the version-5 ids written before issue 20 point 7. */
@@ -109,7 +110,7 @@ export async function rekeyLegacyExtractionIds(db: Db): Promise<RekeyResult> {
   return db.transaction(async (tx) => {
     // Bulk work at start-up, not a request: the API pool's statement timeout does not apply.
     if (db.kind === "postgres") await tx.query("SET LOCAL statement_timeout = 0");
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked`, [REKEY_LOCK]);
+    await advisoryXactLock(tx, REKEY_LOCK);
     await tx.exec(`CREATE TEMPORARY TABLE rekeyed_ids (old_id uuid PRIMARY KEY, new_id uuid NOT NULL) ON COMMIT DROP`);
     const rekeyed: Record<string, number> = {};
     for (const spec of TABLES) {

@@ -9,6 +9,7 @@
  */
 import crypto from "node:crypto";
 import type { Db } from "../../../db/client";
+import { advisoryXactLock } from "../../../db/locks";
 import type { Prisma } from "../../../db/generated/client";
 import type { Extraction, ExtractionSubject } from "./extractors";
 
@@ -145,7 +146,7 @@ export async function storeExtraction(db: Db, input: StoreInput): Promise<void> 
 
   await db.prisma.$transaction(
     async (tx) => {
-      await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked`, `extraction:${subject.id}`);
+      await advisoryXactLock(tx, `extraction:${subject.id}`);
 
       // Vendors are shared by name; a new one is created with the dictionary's (or contract's) category.
       const vendorIds = new Map<string, string>();
