@@ -1,7 +1,7 @@
 /**
  * The feature manifest. Each feature folder exports one `feature.ts` declaring everything it adds to the
  * service: resolver classes, per-request loaders, nested blocks of district and school records, background
- * jobs and field-dictionary entries. src/graphql/features.ts lists every manifest (FEATURES, one line per
+ * jobs, field-dictionary entries and REST endpoints. src/graphql/features.ts lists every manifest (FEATURES, one line per
  * feature) and installs them; the kits (schema, loaders, blocks, worker, dictionary) read what is installed
  * here instead of keeping central lists, so adding a resource touches its folder and that one line.
  *
@@ -15,6 +15,7 @@ import type { BlockDefinition } from "../features/kits/blocks/block";
 import type { JobDefinition } from "../jobs/job";
 import type { Dictionary } from "./dictionary/dictionary";
 import type { Loaders } from "./loaders";
+import type { RestEndpoint } from "./rest";
 
 /** A factory of one feature's loaders for one request. */
 export type LoaderFactory<T> = (db: Db, viewer: Viewer) => T;
@@ -32,6 +33,8 @@ export interface Feature {
   jobs?: readonly JobDefinition<never>[];
   /** Descriptions of the schema's types and fields this feature declares (src/graphql/dictionary). */
   dictionary?: Dictionary;
+  /** REST endpoints under /api/v1, each running one of the feature's GraphQL operations (src/graphql/rest.ts). */
+  rest?: readonly RestEndpoint[];
 }
 
 /** A feature's manifest, checked against `Feature` with its literal types kept. */
@@ -45,6 +48,7 @@ export interface Installed {
   blocks: readonly BlockDefinition<any>[];
   jobs: readonly JobDefinition<never>[];
   dictionaries: readonly Dictionary[];
+  rest: readonly RestEndpoint[];
 }
 
 let installed: Installed | undefined;
@@ -76,6 +80,7 @@ export function installFeatures(features: readonly Feature[]): Installed {
     blocks: features.flatMap((f) => f.blocks ?? []),
     jobs: features.flatMap((f) => f.jobs ?? []),
     dictionaries: features.flatMap((f) => (f.dictionary ? [f.dictionary] : [])),
+    rest: features.flatMap((f) => f.rest ?? []),
   };
   return installed;
 }

@@ -7,4 +7,5 @@ export const organizationsFeature = defineFeature({
   name: "organizations",
   resolvers: [OrganizationResolver],
   dictionary: workspaceDictionary,
+  rest: [{ method: "GET", path: "/org", operation: "Organization", input: "none", select: ["organization"] }],
 });

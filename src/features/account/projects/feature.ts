@@ -2,4 +2,19 @@ import { defineFeature } from "../../../graphql/feature";
 import { ProjectResolver } from "./project.resolver";
 
 /** The caller's projects (GET/POST /projects). */
-export const projectsFeature = defineFeature({ name: "projects", resolvers: [ProjectResolver] });
+export const projectsFeature = defineFeature({
+  name: "projects",
+  resolvers: [ProjectResolver],
+  rest: [
+    { method: "GET", path: "/projects", operation: "Projects", input: "none", select: ["projects"], wrap: true },
+    {
+      method: "POST",
+      path: "/projects",
+      operation: "CreateProject",
+      input: "json-body",
+      select: ["create_project"],
+      wrap: true,
+      status: 201,
+    },
+  ],
+});

@@ -9,4 +9,9 @@ export const associationsFeature = defineFeature({
   resolvers: [AssociationResolver],
   loaders: { associations: createAssociationLoaders },
   dictionary: associationsDictionary,
+  rest: [
+    { method: "GET", path: "/associations", operation: "Associations", input: "query", select: ["associations"] },
+    { method: "POST", path: "/associations", operation: "Associations", input: "string-body", select: ["associations"] },
+    { method: "GET", path: "/associations/:id", operation: "Association", input: "query", select: ["association"], wrap: true },
+  ],
 });

@@ -8,4 +8,22 @@ export const childcareFeature = defineFeature({
   name: "childcare",
   resolvers: [ChildcareCenterResolver, OperatorChildcareResolver],
   loaders: { childcare: createChildcareLoaders },
+  rest: [
+    { method: "GET", path: "/childcare-centers", operation: "ChildcareCenters", input: "query", select: ["childcare_centers"] },
+    {
+      method: "POST",
+      path: "/childcare-centers",
+      operation: "ChildcareCenters",
+      input: "string-body",
+      select: ["childcare_centers"],
+    },
+    {
+      method: "GET",
+      path: "/childcare-centers/:id",
+      operation: "ChildcareCenter",
+      input: "query",
+      select: ["childcare_center"],
+      wrap: true,
+    },
+  ],
 });

@@ -10,4 +10,9 @@ export const contactsFeature = defineFeature({
   resolvers: [ContactResolver, DistrictContactsResolver, SchoolContactsResolver, ContactParentsResolver],
   loaders: { contacts: createContactLoaders },
   dictionary: contactsDictionary,
+  rest: [
+    { method: "GET", path: "/contacts", operation: "Contacts", input: "query", select: ["contacts"] },
+    { method: "POST", path: "/contacts", operation: "Contacts", input: "string-body", select: ["contacts"] },
+    { method: "GET", path: "/contacts/:id", operation: "Contact", input: "query", select: ["contact"], wrap: true },
+  ],
 });

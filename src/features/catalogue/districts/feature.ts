@@ -9,4 +9,17 @@ export const districtsFeature = defineFeature({
   resolvers: [DistrictResolver],
   loaders: { districts: createDistrictLoaders },
   dictionary: districtsDictionary,
+  rest: [
+    { method: "GET", path: "/districts", operation: "Districts", input: "query", select: ["districts"] },
+    { method: "POST", path: "/districts", operation: "Districts", input: "string-body", select: ["districts"] },
+    { method: "GET", path: "/districts/:id", operation: "District", input: "query", select: ["district"], wrap: true },
+    {
+      method: "GET",
+      path: "/districts/by-fed-id/:fed_id",
+      operation: "DistrictByFedId",
+      input: "query",
+      select: ["district_by_fed_id"],
+      wrap: true,
+    },
+  ],
 });

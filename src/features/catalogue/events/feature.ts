@@ -7,4 +7,22 @@ export const eventsFeature = defineFeature({
   name: "events",
   resolvers: [EventQueryResolver],
   blocks: [eventsBlock],
+  rest: [
+    {
+      method: "GET",
+      path: "/districts/:id/events",
+      operation: "DistrictEvents",
+      input: "none",
+      select: ["district_events"],
+      wrap: true,
+    },
+    {
+      method: "GET",
+      path: "/schools/:id/events",
+      operation: "SchoolEvents",
+      input: "none",
+      select: ["school_events"],
+      wrap: true,
+    },
+  ],
 });

@@ -8,4 +8,28 @@ export const headStartFeature = defineFeature({
   name: "head-start",
   resolvers: [HeadStartProgramResolver, DistrictHeadStartResolver, OperatorHeadStartResolver],
   loaders: { headStart: createHeadStartLoaders },
+  rest: [
+    {
+      method: "GET",
+      path: "/head-start-programs",
+      operation: "HeadStartPrograms",
+      input: "query",
+      select: ["head_start_programs"],
+    },
+    {
+      method: "POST",
+      path: "/head-start-programs",
+      operation: "HeadStartPrograms",
+      input: "string-body",
+      select: ["head_start_programs"],
+    },
+    {
+      method: "GET",
+      path: "/head-start-programs/:id",
+      operation: "HeadStartProgram",
+      input: "query",
+      select: ["head_start_program"],
+      wrap: true,
+    },
+  ],
 });

@@ -5,4 +5,5 @@ import { MetricsResolver } from "./metrics.resolver";
 export const metricsFeature = defineFeature({
   name: "metrics",
   resolvers: [MetricsResolver],
+  rest: [{ method: "GET", path: "/metrics", operation: "Metrics", input: "query", select: ["metrics"], wrap: true }],
 });

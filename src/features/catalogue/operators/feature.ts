@@ -9,4 +9,9 @@ export const operatorsFeature = defineFeature({
   resolvers: [OperatorResolver],
   loaders: { operators: createOperatorLoaders },
   dictionary: earlyChildhoodDictionary,
+  rest: [
+    { method: "GET", path: "/operators", operation: "Operators", input: "query", select: ["operators"] },
+    { method: "POST", path: "/operators", operation: "Operators", input: "string-body", select: ["operators"] },
+    { method: "GET", path: "/operators/:id", operation: "Operator", input: "query", select: ["operator"], wrap: true },
+  ],
 });

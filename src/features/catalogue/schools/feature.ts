@@ -10,4 +10,26 @@ export const schoolsFeature = defineFeature({
   resolvers: [SchoolResolver, DistrictSchoolsResolver],
   loaders: { schools: createSchoolLoaders },
   dictionary: schoolsDictionary,
+  rest: [
+    { method: "GET", path: "/schools", operation: "Schools", input: "query", select: ["schools"] },
+    { method: "POST", path: "/schools", operation: "Schools", input: "string-body", select: ["schools"] },
+    { method: "GET", path: "/schools/:id", operation: "School", input: "query", select: ["school"], wrap: true },
+    {
+      method: "GET",
+      path: "/schools/by-fed-id/:fed_id",
+      operation: "SchoolByFedId",
+      input: "query",
+      select: ["school_by_fed_id"],
+      wrap: true,
+    },
+    {
+      method: "PATCH",
+      path: "/schools/:id",
+      operation: "UpdateSchool",
+      input: "json-body",
+      select: ["update_school"],
+      wrap: true,
+      errors: ["FORBIDDEN", "CONFLICT"],
+    },
+  ],
 });

@@ -1,3 +1,4 @@
+import { HTTP_DICTIONARY } from "../../../graphql/dictionary/http";
 import { defineFeature } from "../../../graphql/feature";
 import type { JobDefinition } from "../../../jobs/job";
 import { briefsDictionary } from "./brief.dictionary";
@@ -10,4 +11,49 @@ export const briefsFeature = defineFeature({
   resolvers: [BriefResolver, PromotedContactResolver],
   jobs: [buildBriefJob as JobDefinition<never>],
   dictionary: briefsDictionary,
+  rest: [
+    {
+      method: "POST",
+      path: "/briefs",
+      operation: "RequestBrief",
+      input: "json-body",
+      select: ["request_brief"],
+      respond: (payload) => ({ status: payload.started ? 202 : 200, body: payload }),
+      responses: {
+        202: { description: "A build started; poll the URL in poll.", body: { select: [] } },
+        200: { description: "The ready brief, or the build already in flight, of the pair (no second build).", body: { select: [] } },
+      },
+      errors: ["FORBIDDEN"],
+    },
+    { method: "GET", path: "/briefs", operation: "BriefOfPair", input: "query", select: [] },
+    {
+      method: "GET",
+      path: "/briefs/:brief_id",
+      operation: "BriefById",
+      input: "none",
+      select: ["brief_by_id"],
+      respond: (brief) => ({ status: 200, body: { brief } }),
+      responses: {
+        200: {
+          description: "The brief (the poll URL of POST /briefs).",
+          body: { object: { brief: { select: [] } }, descriptions: { brief: HTTP_DICTIONARY.BriefPollResponse.brief } },
+        },
+      },
+    },
+    {
+      method: "POST",
+      path: "/briefs/:brief_id/people/:person_key/promote",
+      operation: "PromoteBriefPerson",
+      input: "none",
+      select: ["promote_brief_person"],
+      respond: (payload) => ({ status: payload.created ? 201 : 200, body: { data: payload.contact } }),
+      responses: {
+        201: { description: "The person is now a contact record of the organization.", body: { select: ["contact"], wrap: true } },
+        200: {
+          description: "The person was promoted before: the same record (linked now if the catalogue lists the person).",
+          body: { select: ["contact"], wrap: true },
+        },
+      },
+    },
+  ],
 });
