@@ -6,6 +6,9 @@ module.exports = {
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   setupFiles: ["<rootDir>/test/support/env.ts"],
+  // One migrated template database per run, copied per test file (test/support/templates.ts).
+  globalSetup: "<rootDir>/test/support/global-setup.ts",
+  globalTeardown: "<rootDir>/test/support/global-teardown.ts",
   transform: { "^.+\\.(t|j|mj)s$": ["@swc/jest", { ...swcrc, swcrc: false }] },
   // pg-boss and its helpers ship ESM only; let swc turn them into CommonJS for jest.
   transformIgnorePatterns: ["/node_modules/(?!(pg-boss|serialize-error|non-error|cron-parser|p-map|p-limit|yocto-queue)/)"],

@@ -14,4 +14,7 @@ module.exports = {
     "<rootDir>/test/ingest/reader.test.ts",
   ],
   testTimeout: 5000,
+  // No database in this tier: no template to build.
+  globalSetup: undefined,
+  globalTeardown: undefined,
 };

@@ -45,15 +45,17 @@ export interface DbOptions {
   poolSize?: number;
   /** PostgreSQL only: `statement_timeout` of every pooled connection (the API's request budget). */
   statementTimeoutMs?: number;
+  /** Embedded only: start from this dumped data directory (`dumpDataDir`) instead of a new one (tests' template). */
+  loadDataDir?: Blob;
 }
 
 export async function createDb(options: DbOptions): Promise<Db> {
   return options.databaseUrl
     ? createPostgresDb(options.databaseUrl, options.poolSize ?? 10, options.statementTimeoutMs)
-    : createEmbeddedDb(options.dataDir ?? "memory://");
+    : createEmbeddedDb(options.dataDir ?? "memory://", options.loadDataDir);
 }
 
-async function createEmbeddedDb(dataDir: string): Promise<Db> {
+async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { vector } = await import("@electric-sql/pglite-pgvector");
   // A package subpath export, which TypeScript's CommonJS resolution cannot type: require it.
@@ -72,6 +74,7 @@ async function createEmbeddedDb(dataDir: string): Promise<Db> {
     pglite = (await PGlite.create({
       dataDir: location,
       extensions: { vector, pg_trgm },
+      loadDataDir,
       parsers: { 20: Number, 1700: Number, 1082: (v: string) => v },
     })) as unknown as PGlite;
   } catch (error) {

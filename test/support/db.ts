@@ -1,11 +1,13 @@
 /**
  * One fresh, migrated database per test file: embedded PGlite in memory by default, or, when
  * DATABASE_URL is set, a new database on that PostgreSQL server, dropped again in `close()`.
+ * Both start as a copy of the run's migrated template (test/support/templates.ts) when jest's globalSetup
+ * built one, else they are migrated here.
  */
 import crypto from "node:crypto";
-import { Client } from "pg";
 import { createDb, type Db } from "../../src/db/client";
 import { migrate } from "../../src/db/migrate";
+import { PG_TEMPLATE_ENV, databaseUrl, embeddedTemplate, withAdmin } from "./templates";
 
 export interface TestDb extends Db {
   /** The connection string of this file's own database (PostgreSQL only). */
@@ -14,21 +16,25 @@ export interface TestDb extends Db {
 
 export async function createTestDb(options: { migrate?: boolean } = {}): Promise<TestDb> {
   const serverUrl = process.env.DATABASE_URL;
+  const migrated = options.migrate !== false;
   let db: Db;
   let url: string | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
+  let fromTemplate: boolean;
   if (serverUrl) {
     const name = `edm_test_${process.pid}_${crypto.randomBytes(4).toString("hex")}`;
-    await withAdmin(serverUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
-    const parsed = new URL(serverUrl);
-    parsed.pathname = `/${name}`;
-    url = parsed.toString();
+    const template = migrated ? process.env[PG_TEMPLATE_ENV] : undefined;
+    fromTemplate = Boolean(template);
+    await withAdmin(serverUrl, (c) => c.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`));
+    url = databaseUrl(serverUrl, name);
     db = await createDb({ databaseUrl: url, poolSize: 4 });
     dropDatabase = () => withAdmin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
   } else {
-    db = await createDb({ dataDir: "memory://" });
+    const loadDataDir = embeddedTemplate(migrated ? "migrated" : "unmigrated");
+    fromTemplate = migrated && Boolean(loadDataDir);
+    db = await createDb({ dataDir: "memory://", loadDataDir });
   }
-  if (options.migrate !== false) await migrate(db);
+  if (migrated && !fromTemplate) await migrate(db);
   const close = db.close.bind(db);
   return Object.assign(db, {
     url,
@@ -37,16 +43,6 @@ export async function createTestDb(options: { migrate?: boolean } = {}): Promise
       await dropDatabase?.();
     },
   });
-}
-
-async function withAdmin(serverUrl: string, fn: (client: Client) => Promise<unknown>): Promise<void> {
-  const client = new Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await fn(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /** Empties every application table (not the migration ledger) between tests. */

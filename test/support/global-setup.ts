@@ -1,0 +1,4 @@
+/** jest globalSetup: the run's template database (test/support/templates.ts). */
+import { buildTemplates } from "./templates";
+
+export default buildTemplates;

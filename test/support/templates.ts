@@ -1,0 +1,91 @@
+/**
+ * One migrated database per test run, copied for every test file (test/support/db.ts) instead of migrating
+ * each file's database anew. Built once by jest's globalSetup (test/support/global-setup.ts), removed by its
+ * globalTeardown; the workers learn where it is from the environment variables below.
+ *
+ * - PostgreSQL: a template database; each file's database is `CREATE DATABASE ... TEMPLATE` of it, a file copy
+ *   on the server.
+ * - Embedded: PGlite holds one database per instance (no CREATE DATABASE to connect to), and most of a new
+ *   instance's boot is initdb. The template is a dumped data directory (a tar file), migrated and unmigrated;
+ *   each file boots its own instance from it (`loadDataDir`), which skips initdb and the migrations.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "pg";
+import { createDb } from "../../src/db/client";
+import { migrate } from "../../src/db/migrate";
+
+/** The PostgreSQL template database's name (on the DATABASE_URL server). */
+export const PG_TEMPLATE_ENV = "EDM_TEST_PG_TEMPLATE";
+/** The directory holding the embedded templates, `migrated.tar` and `unmigrated.tar`. */
+export const PGLITE_TEMPLATE_ENV = "EDM_TEST_PGLITE_TEMPLATE";
+
+export type EmbeddedTemplate = "migrated" | "unmigrated";
+
+/** Builds the template for this run's database kind and names it in process.env (inherited by the workers). */
+export async function buildTemplates(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (serverUrl) {
+    const name = `edm_template_${process.pid}_${crypto.randomBytes(4).toString("hex")}`;
+    await withAdmin(serverUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
+    const db = await createDb({ databaseUrl: databaseUrl(serverUrl, name), poolSize: 1 });
+    try {
+      await migrate(db);
+    } finally {
+      // A template must have no connection open while it is copied.
+      await db.close();
+    }
+    process.env[PG_TEMPLATE_ENV] = name;
+  } else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-pglite-template-"));
+    const db = await createDb({ dataDir: "memory://" });
+    try {
+      const pglite = db.driver.kind === "embedded" ? db.driver.pglite : undefined;
+      if (!pglite) throw new Error("expected the embedded database");
+      // Written to the data files first, so a loaded copy starts without replaying the WAL.
+      const dump = async (file: EmbeddedTemplate) => {
+        await pglite.exec("CHECKPOINT");
+        const tar = await pglite.dumpDataDir("none");
+        fs.writeFileSync(path.join(dir, `${file}.tar`), Buffer.from(await tar.arrayBuffer()));
+      };
+      await dump("unmigrated");
+      await migrate(db);
+      await dump("migrated");
+    } finally {
+      await db.close();
+    }
+    process.env[PGLITE_TEMPLATE_ENV] = dir;
+  }
+}
+
+export async function dropTemplates(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL;
+  const name = process.env[PG_TEMPLATE_ENV];
+  if (serverUrl && name) await withAdmin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  const dir = process.env[PGLITE_TEMPLATE_ENV];
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** This run's embedded template as a Blob for `loadDataDir`, or undefined when no globalSetup built one. */
+export function embeddedTemplate(kind: EmbeddedTemplate): Blob | undefined {
+  const dir = process.env[PGLITE_TEMPLATE_ENV];
+  return dir ? new Blob([fs.readFileSync(path.join(dir, `${kind}.tar`))]) : undefined;
+}
+
+export function databaseUrl(serverUrl: string, name: string): string {
+  const parsed = new URL(serverUrl);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+export async function withAdmin(serverUrl: string, fn: (client: Client) => Promise<unknown>): Promise<void> {
+  const client = new Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await fn(client);
+  } finally {
+    await client.end();
+  }
+}
