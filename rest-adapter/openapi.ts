@@ -40,7 +40,7 @@ import { TYPE } from "../src/graphql/dictionary";
 import { fill, HTTP_DICTIONARY as HTTP } from "../src/graphql/dictionary/http";
 import { ERROR_BODY_EXTRAS, errorStatuses, type ErrorCode } from "../src/graphql/errors";
 import { camel, snake } from "../src/graphql/naming";
-import { operationVariables } from "./coerce";
+import { operationVariables, type VariableSpec } from "./coerce";
 import { isDetailRead, type BodyDoc, type RouteSpec } from "./route";
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it) or any other object of the document. */
@@ -142,6 +142,8 @@ class Builder {
     const root = operation.operation === "mutation" ? this.schema.getMutationType() : this.schema.getQueryType();
     if (!root) throw new Error(`${spec.method} ${spec.path}: the schema has no ${operation.operation} type`);
     const usages = variableUsages(root, operation.selectionSet, fragments);
+    // A filter field standing for itself (coerce.ts operationVariables) is described by its input field.
+    const usage = (v: VariableSpec): Usage | undefined => (v.field ? { input: v.field } : usages.get(v.name));
 
     const parameters: Json[] = [];
     const pathParams = [...spec.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
@@ -169,7 +171,7 @@ class Builder {
     const rest = [...variables.values()].filter((v) => !reserved.has(v.name));
     if (spec.input === "query") {
       for (const variable of rest) {
-        const schema = this.describedInput(variable.type, usages.get(variable.name));
+        const schema = this.describedInput(variable.type, usage(variable));
         const list = isListType(isNonNullType(variable.type) ? variable.type.ofType : variable.type);
         parameters.push({
           name: snake(variable.name),
@@ -183,7 +185,7 @@ class Builder {
 
     let requestBody: Json | undefined;
     if (spec.input === "string-body") {
-      const properties = Object.fromEntries(rest.map((v) => [snake(v.name), this.stringForm(v.type, usages.get(v.name))]));
+      const properties = Object.fromEntries(rest.map((v) => [snake(v.name), this.stringForm(v.type, usage(v))]));
       const required = rest.filter((v) => isNonNullType(v.type)).map((v) => snake(v.name));
       requestBody = {
         required: false,

@@ -1,9 +1,11 @@
 import { defineFeature } from "../../../graphql/feature";
+import { followsDictionary } from "./follow.dictionary";
 import { FollowResolver } from "./follow.resolver";
 
 /** Follows of the caller's projects (POST /follows, DELETE /follows/{id}, GET /projects/{id}/follows). */
 export const followsFeature = defineFeature({
   name: "follows",
+  dictionary: followsDictionary,
   resolvers: [FollowResolver],
   rest: [
     {

@@ -1,9 +1,11 @@
 import { defineFeature } from "../../../graphql/feature";
+import { listsDictionary } from "./list.dictionary";
 import { ListResolver } from "./list.resolver";
 
 /** The caller's lists of districts, schools or contacts (GET/POST /lists, items). */
 export const listsFeature = defineFeature({
   name: "lists",
+  dictionary: listsDictionary,
   resolvers: [ListResolver],
   rest: [
     { method: "GET", path: "/lists", operation: "Lists", input: "none", select: ["lists"], wrap: true },

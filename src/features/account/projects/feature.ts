@@ -1,9 +1,11 @@
 import { defineFeature } from "../../../graphql/feature";
+import { projectsDictionary } from "./project.dictionary";
 import { ProjectResolver } from "./project.resolver";
 
 /** The caller's projects (GET/POST /projects). */
 export const projectsFeature = defineFeature({
   name: "projects",
+  dictionary: projectsDictionary,
   resolvers: [ProjectResolver],
   rest: [
     { method: "GET", path: "/projects", operation: "Projects", input: "none", select: ["projects"], wrap: true },

@@ -1,5 +1,6 @@
 import { HTTP_DICTIONARY } from "../../../graphql/dictionary/http";
 import { defineFeature } from "../../../graphql/feature";
+import { unlocksDictionary } from "./unlock.dictionary";
 import type { JobDefinition } from "../../../jobs/job";
 import { extractJob } from "./unlock.jobs";
 import { UnlockResolver } from "./unlock.resolver";
@@ -7,6 +8,7 @@ import { UnlockResolver } from "./unlock.resolver";
 /** Credits spent on unlocks (POST /unlock, GET /unlock-status) and the extraction job an unlock starts. */
 export const unlocksFeature = defineFeature({
   name: "unlocks",
+  dictionary: unlocksDictionary,
   resolvers: [UnlockResolver],
   jobs: [extractJob as JobDefinition<never>],
   rest: [

@@ -1,4 +1,5 @@
 import { defineFeature } from "../../../graphql/feature";
+import { childcareDictionary } from "./childcare.dictionary";
 import { createChildcareLoaders } from "./childcare.loaders";
 import { ChildcareCenterResolver } from "./childcare.resolver";
 import { OperatorChildcareResolver } from "./operator-childcare.resolver";
@@ -6,6 +7,7 @@ import { OperatorChildcareResolver } from "./operator-childcare.resolver";
 /** Licensed childcare centers (GET /childcare-centers ...) and Operator.childcareCenters. */
 export const childcareFeature = defineFeature({
   name: "childcare",
+  dictionary: childcareDictionary,
   resolvers: [ChildcareCenterResolver, OperatorChildcareResolver],
   loaders: { childcare: createChildcareLoaders },
   rest: [

@@ -1,4 +1,5 @@
 import { defineFeature } from "../../../graphql/feature";
+import { headStartDictionary } from "./head-start.dictionary";
 import { DistrictHeadStartResolver, OperatorHeadStartResolver } from "./head-start-relations.resolver";
 import { createHeadStartLoaders } from "./head-start.loaders";
 import { HeadStartProgramResolver } from "./head-start.resolver";
@@ -6,6 +7,7 @@ import { HeadStartProgramResolver } from "./head-start.resolver";
 /** Head Start programs (GET /head-start-programs ...), District.headStartPrograms and Operator.headStartPrograms. */
 export const headStartFeature = defineFeature({
   name: "head-start",
+  dictionary: headStartDictionary,
   resolvers: [HeadStartProgramResolver, DistrictHeadStartResolver, OperatorHeadStartResolver],
   loaders: { headStart: createHeadStartLoaders },
   rest: [

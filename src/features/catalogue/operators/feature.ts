@@ -1,14 +1,14 @@
 import { defineFeature } from "../../../graphql/feature";
-import { earlyChildhoodDictionary } from "../../../graphql/dictionary/early-childhood";
+import { operatorsDictionary } from "./operator.dictionary";
 import { createOperatorLoaders } from "./operator.loaders";
 import { OperatorResolver } from "./operator.resolver";
 
 /** Operators of early-childhood programs (GET /operators, /operators/{id}). */
 export const operatorsFeature = defineFeature({
   name: "operators",
+  dictionary: operatorsDictionary,
   resolvers: [OperatorResolver],
   loaders: { operators: createOperatorLoaders },
-  dictionary: earlyChildhoodDictionary,
   rest: [
     { method: "GET", path: "/operators", operation: "Operators", input: "query", select: ["operators"] },
     { method: "POST", path: "/operators", operation: "Operators", input: "string-body", select: ["operators"] },
