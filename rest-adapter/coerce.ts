@@ -10,10 +10,12 @@ import {
   GraphQLInt,
   GraphQLString,
   isEnumType,
+  isInputObjectType,
   isListType,
   isNonNullType,
   isScalarType,
   typeFromAST,
+  type GraphQLInputField,
   type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -27,14 +29,31 @@ export class ParameterError extends Error {}
 export interface VariableSpec {
   name: string;
   type: GraphQLInputType;
+  /** A field of a list's filter (`$filter`): the variable it goes into, and the input field (its description). */
+  parent?: string;
+  field?: GraphQLInputField;
 }
 
+/**
+ * The operation's variables as REST parameters. A variable whose input type is marked `restParameters`
+ * (a list's filter, src/features/kits/common/define-list.ts) stands for its fields: each is a parameter of
+ * its own, in the type's field order, gathered back into the variable's object.
+ */
 export function operationVariables(schema: GraphQLSchema, operation: OperationDefinitionNode): Map<string, VariableSpec> {
   const specs = new Map<string, VariableSpec>();
+  const add = (spec: VariableSpec) => {
+    if (specs.has(spec.name)) throw new Error(`parameter ${spec.name} is declared twice in ${operation.name?.value}`);
+    specs.set(spec.name, spec);
+  };
   for (const def of operation.variableDefinitions ?? []) {
     const type = typeFromAST(schema, def.type as never) as GraphQLInputType | undefined;
     if (!type) throw new Error(`unknown type for $${def.variable.name.value}`);
-    specs.set(def.variable.name.value, { name: def.variable.name.value, type });
+    const named = isNonNullType(type) ? type.ofType : type;
+    if (isInputObjectType(named) && named.extensions?.restParameters) {
+      for (const field of Object.values(named.getFields())) {
+        add({ name: field.name, type: field.type, parent: def.variable.name.value, field });
+      }
+    } else add({ name: def.variable.name.value, type });
   }
   return specs;
 }
@@ -110,7 +129,8 @@ export function coerceParameters(
     }
     if (Array.isArray(value)) throw new ParameterError(`${param} must be given once`);
     if (typeof value !== "string") throw new ParameterError(`${param} must be a string; got ${echo(value)}`);
-    out[spec.name] = coerceString(param, value, spec.type);
+    const target = spec.parent ? ((out[spec.parent] ??= {}) as Record<string, unknown>) : out;
+    target[spec.name] = coerceString(param, value, spec.type);
   }
   if (unknown.length) {
     const allowed = [...variables.keys()].filter((v) => !reserved.has(v)).map(snake);

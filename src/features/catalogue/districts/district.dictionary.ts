@@ -1,6 +1,7 @@
 /** Field dictionary: districts (District, DistrictFilter, DistrictOrderField, DistrictPage, root fields). */
-import { ADDRESS, LIST_FILTER, limitArg, listArgs, METRIC_QUERY, orderEnum, page, SOURCES, UNLOCK_GATED, USD } from "../../../graphql/dictionary/common";
+import { ADDRESS, limitArg, listArgs, METRIC_QUERY, page, SOURCES, UNLOCK_GATED, USD } from "../../../graphql/dictionary/common";
 import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
+import { DISTRICT_LIST } from "./district.inputs";
 
 const SUMMARY = "District summary (data/README.md, 'District record fields: which year'):";
 
@@ -33,15 +34,6 @@ export const PIPELINE_FIELDS = (what: string): Record<string, string> => ({
   id: `Our stable id of the ${what} (UUID); not the NCES id (fedId).`,
   _access: `The caller's organization's unlock state of this ${what} and what unlocking it costs (6 credits).`,
   annualStatistics: `Federal statistics of the ${what} by school year (school_year_start = the fall year). History-gated: on the free plan trend holds only the latest year unless the ${what} is followed.`,
-});
-
-export const INTELLIGENCE_FILTERS = (items: string): Record<string, string> => ({
-  vendorIds: `${items} using any of these vendors (ids). Matches only records the caller's organization has unlocked.`,
-  vendorCategory: `${items} using a vendor of this category. Matches only unlocked records.`,
-  painPointCategory: `${items} with an extracted pain point of this category. Matches only unlocked records.`,
-  hasPainPoints: `${items} with (true) or without (false) extracted pain points. Matches only unlocked records.`,
-  fundingSource: `${items} receiving funding of this source. Matches only unlocked records.`,
-  rfpStatus: `${items} with a bid of this status (open: deadline not passed). Matches only unlocked records.`,
 });
 
 export const districtsDictionary: Dictionary = {
@@ -105,48 +97,7 @@ export const districtsDictionary: Dictionary = {
     specialEducationFinance: `IDEA child counts with F-33 special-education finance, by fiscal year (F-33 FY N = school year N-1); trend history-gated like annualStatistics. ${SOURCES.demo}`,
     ...ENTITY_INTELLIGENCE_FIELDS,
   },
-  DistrictFilter: {
-    [TYPE]: "Filters of the district list (GET /districts); every given filter must hold.",
-    status: "Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status).",
-    ids: "Our district ids (UUID).",
-    listId: `A district list of the caller's organization: its districts. ${LIST_FILTER("districts")}`,
-    minEnrollment: "Enrolled students (studentCount) at least this many.",
-    maxEnrollment: "Enrolled students (studentCount) at most this many.",
-    minSchoolCount: "Operational schools (count, schoolCount) at least this many.",
-    maxSchoolCount: "Operational schools (count, schoolCount) at most this many.",
-    minRevenuePerStudent: "Revenue per enrolled student (revenuePerStudent, USD) at least.",
-    maxRevenuePerStudent: "Revenue per enrolled student (revenuePerStudent, USD) at most.",
-    minExpendituresPerStudent: "Total expenditures per enrolled student (expendituresPerStudent, USD) at least.",
-    maxExpendituresPerStudent: "Total expenditures per enrolled student (expendituresPerStudent, USD) at most.",
-    minStudentTeacherRatio: "Students per FTE teacher (studentTeacherRatio, a ratio) at least.",
-    maxStudentTeacherRatio: "Students per FTE teacher (studentTeacherRatio, a ratio) at most.",
-    minTotalStaff: "All staff in FTE (totalStaff) at least.",
-    maxTotalStaff: "All staff in FTE (totalStaff) at most.",
-    locale: "NCES locale bucket (first digit of the locale code); only districts with a locale (CA, FL, MI, WA) can match.",
-    ...INTELLIGENCE_FILTERS("Districts"),
-    hasFunding: "Districts with (true) or without (false) extracted funding. Matches only unlocked records.",
-    state: "Two-letter state abbreviation.",
-    search: "Text contained in the district name (case-insensitive).",
-    fedIds: "NCES district ids (LEAID, 7 digits), at most 1,000.",
-    updatedSince: "Districts whose record changed at or after this instant (last_updated_at), for incremental sync.",
-    districtType: "Federal district type (NCES LEA type text), exact, case-insensitive.",
-    county: "Text contained in the county name (case-insensitive), at most 200 characters.",
-    gradeLevels: "Districts whose grade span covers any of these grade buckets (GradeLevel).",
-    hasExpiringContracts:
-      "Districts with (true) or without (false) an extracted contract expiring within 6 months. Matches only unlocked records.",
-  },
-  DistrictOrderField: orderEnum("districts", {
-    name: "District name.",
-    state: "State abbreviation.",
-    student_count: "Enrolled students (persons).",
-    school_count: "Operational schools (count).",
-    revenue_per_student: "Revenue per enrolled student (USD).",
-    expenditures_per_student: "Total expenditures per enrolled student (USD).",
-    student_teacher_ratio: "Students per FTE teacher.",
-    total_staff: "Total staff (FTE).",
-    created_at: "When the record was first stored.",
-    last_updated_at: "When the record last changed.",
-  }),
+  ...DISTRICT_LIST.dictionary,
   DistrictPage: page("districts", "GET /districts"),
   Query: {
     "districts(filter)": "Which districts to return (DistrictFilter); omitted: all.",

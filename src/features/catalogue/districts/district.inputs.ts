@@ -1,83 +1,127 @@
-import { Field, Float, InputType, Int, registerEnumType } from "type-graphql";
-import { DateTimeScalar, UUIDScalar } from "../../../graphql/scalars";
+import { sql } from "../../../db/sql-template";
+import { LIST_FILTER } from "../../../graphql/dictionary/common";
+import type { Viewer } from "../../account/auth/viewer";
 import {
-  BidStatus,
-  FundingSource,
-  GradeLevel,
-  LocaleBucket,
-  PainPointCategory,
-  PipelineStatus,
-  VendorCategory,
-} from "../../kits/common/enums";
-import { ListArgs, type ListArgsOf } from "../../kits/common/list-kit";
+  callerListsFilter,
+  containsFilter,
+  defineList,
+  enumOf,
+  enumsOf,
+  equalsIgnoringCaseFilter,
+  fedIdsFilter,
+  filter,
+  idsFilter,
+  rangeFilter,
+  Text,
+  updatedSinceFilter,
+  Uuid,
+} from "../../kits/common/define-list";
+import { GradeLevel, LOCALE_CODE_PREFIX, LocaleBucket, PipelineStatus } from "../../kits/common/enums";
+import { checkState, type ListArgsOf } from "../../kits/common/list-kit";
+import { intelligenceDescriptions, intelligenceFilters, recordOwner } from "../../research/intelligence/intelligence.service";
 
 export const DISTRICT_MAX_LIMIT = 200;
 
-export enum DistrictOrderField {
-  name = "name",
-  state = "state",
-  student_count = "student_count",
-  school_count = "school_count",
-  revenue_per_student = "revenue_per_student",
-  expenditures_per_student = "expenditures_per_student",
-  student_teacher_ratio = "student_teacher_ratio",
-  total_staff = "total_staff",
-  created_at = "created_at",
-  last_updated_at = "last_updated_at",
-}
-registerEnumType(DistrictOrderField, { name: "DistrictOrderField" });
-
 /**
- * Every filter of GET /districts (contract section 6). Intelligence filters (vendors, pain points,
- * funding, contracts, bids) only match districts the caller's organization has unlocked.
+ * The district list (GET /districts, `districts`): every filter and sort, once. The filter's SQL is over
+ * the district `d` and its access join `u` (record.service.ts). Intelligence filters (vendors, pain
+ * points, funding, contracts, bids) only match districts the caller's organization has unlocked.
  */
-@InputType()
-export class DistrictFilter {
-  @Field({ nullable: true }) state?: string;
-  @Field({ nullable: true }) search?: string;
-  @Field(() => PipelineStatus, { nullable: true }) status?: PipelineStatus;
-  @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
-  @Field(() => [String], { nullable: true })
-  fedIds?: string[];
-  @Field(() => DateTimeScalar, {
-    nullable: true,
-  })
-  updatedSince?: Date;
-  @Field(() => UUIDScalar, { nullable: true }) listId?: string;
-  @Field(() => Int, { nullable: true }) minEnrollment?: number;
-  @Field(() => Int, { nullable: true }) maxEnrollment?: number;
-  @Field(() => Int, { nullable: true }) minSchoolCount?: number;
-  @Field(() => Int, { nullable: true }) maxSchoolCount?: number;
-  @Field(() => Float, { nullable: true }) minRevenuePerStudent?: number;
-  @Field(() => Float, { nullable: true }) maxRevenuePerStudent?: number;
-  @Field(() => Float, { nullable: true }) minExpendituresPerStudent?: number;
-  @Field(() => Float, { nullable: true }) maxExpendituresPerStudent?: number;
-  @Field(() => Float, { nullable: true }) minStudentTeacherRatio?: number;
-  @Field(() => Float, { nullable: true }) maxStudentTeacherRatio?: number;
-  @Field(() => Float, { nullable: true }) minTotalStaff?: number;
-  @Field(() => Float, { nullable: true }) maxTotalStaff?: number;
-  @Field(() => LocaleBucket, { nullable: true }) locale?: LocaleBucket;
-  @Field({ nullable: true })
-  districtType?: string;
-  @Field({ nullable: true }) county?: string;
-  @Field(() => [GradeLevel], { nullable: true })
-  gradeLevels?: GradeLevel[];
-  @Field(() => [UUIDScalar], { nullable: true }) vendorIds?: string[];
-  @Field(() => VendorCategory, { nullable: true }) vendorCategory?: VendorCategory;
-  @Field(() => PainPointCategory, { nullable: true }) painPointCategory?: PainPointCategory;
-  @Field({ nullable: true }) hasPainPoints?: boolean;
-  @Field(() => FundingSource, { nullable: true }) fundingSource?: FundingSource;
-  @Field({ nullable: true }) hasFunding?: boolean;
-  @Field({ nullable: true })
-  hasExpiringContracts?: boolean;
-  @Field(() => BidStatus, { nullable: true }) rfpStatus?: BidStatus;
-}
-
-/** The arguments of `districts` (GET /districts). */
-export const DistrictListArgs = ListArgs({
-  filter: DistrictFilter,
-  orderBy: { type: DistrictOrderField, default: DistrictOrderField.name },
+export const DISTRICT_LIST = defineList({
+  name: "District",
+  items: "districts",
+  description: "Filters of the district list (GET /districts); every given filter must hold.",
+  filters: [
+    filter("state", Text, "Two-letter state abbreviation.", (state) => sql`d.state = ${checkState(state)}`),
+    containsFilter("search", sql`d.name`, "Text contained in the district name (case-insensitive)."),
+    filter(
+      "status",
+      enumOf(PipelineStatus),
+      "Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status).",
+      (status) => sql`d.status = ${status}`,
+    ),
+    idsFilter(sql`d.id`, "Our district ids (UUID)."),
+    fedIdsFilter(sql`d.fed_id`, 7, "NCES district ids (LEAID, 7 digits), at most 1,000."),
+    updatedSinceFilter(
+      sql`d.last_updated_at`,
+      "Districts whose record changed at or after this instant (last_updated_at), for incremental sync.",
+    ),
+    callerListsFilter(
+      "listId",
+      Uuid,
+      sql`d.id`,
+      "district",
+      `A district list of the caller's organization: its districts. ${LIST_FILTER("districts")}`,
+    ),
+    rangeFilter("enrollment", sql`d.student_count`, {
+      integer: true,
+      min: "Enrolled students (studentCount) at least this many.",
+      max: "Enrolled students (studentCount) at most this many.",
+    }),
+    rangeFilter("schoolCount", sql`d.school_count`, {
+      integer: true,
+      min: "Operational schools (count, schoolCount) at least this many.",
+      max: "Operational schools (count, schoolCount) at most this many.",
+    }),
+    rangeFilter("revenuePerStudent", sql`d.revenue_per_student`, {
+      integer: false,
+      min: "Revenue per enrolled student (revenuePerStudent, USD) at least.",
+      max: "Revenue per enrolled student (revenuePerStudent, USD) at most.",
+    }),
+    rangeFilter("expendituresPerStudent", sql`d.expenditures_per_student`, {
+      integer: false,
+      min: "Total expenditures per enrolled student (expendituresPerStudent, USD) at least.",
+      max: "Total expenditures per enrolled student (expendituresPerStudent, USD) at most.",
+    }),
+    rangeFilter("studentTeacherRatio", sql`d.student_teacher_ratio`, {
+      integer: false,
+      min: "Students per FTE teacher (studentTeacherRatio, a ratio) at least.",
+      max: "Students per FTE teacher (studentTeacherRatio, a ratio) at most.",
+    }),
+    rangeFilter("totalStaff", sql`d.total_staff`, {
+      integer: false,
+      min: "All staff in FTE (totalStaff) at least.",
+      max: "All staff in FTE (totalStaff) at most.",
+    }),
+    filter(
+      "locale",
+      enumOf(LocaleBucket),
+      "NCES locale bucket (first digit of the locale code); only districts with a locale (CA, FL, MI, WA) can match.",
+      (locale) => sql`left(d.locale_code, 1) = ${LOCALE_CODE_PREFIX[locale]}`,
+    ),
+    equalsIgnoringCaseFilter("districtType", sql`d.district_type`, "Federal district type (NCES LEA type text), exact, case-insensitive."),
+    containsFilter("county", sql`d.county`, "Text contained in the county name (case-insensitive), at most 200 characters."),
+    filter(
+      "gradeLevels",
+      enumsOf(GradeLevel),
+      "Districts whose grade span covers any of these grade buckets (GradeLevel).",
+      (levels) => sql`d.grade_levels && ${levels}::text[]`,
+    ),
+    intelligenceFilters(recordOwner("d", "district_id", "u"), intelligenceDescriptions("Districts")),
+  ],
+  sorts: {
+    name: { column: "name", description: "District name." },
+    state: { column: "state", description: "State abbreviation." },
+    student_count: { column: "student_count", description: "Enrolled students (persons)." },
+    school_count: { column: "school_count", description: "Operational schools (count)." },
+    revenue_per_student: { column: "revenue_per_student", description: "Revenue per enrolled student (USD)." },
+    expenditures_per_student: { column: "expenditures_per_student", description: "Total expenditures per enrolled student (USD)." },
+    student_teacher_ratio: { column: "student_teacher_ratio", description: "Students per FTE teacher." },
+    total_staff: { column: "total_staff", description: "Total staff (FTE)." },
+    created_at: { column: "created_at", description: "When the record was first stored." },
+    last_updated_at: { column: "last_updated_at", description: "When the record last changed." },
+  },
+  defaultSort: "name",
   maxLimit: DISTRICT_MAX_LIMIT,
   metricQuery: true,
+  context: {} as Viewer,
 });
+
+export const DistrictFilter = DISTRICT_LIST.Filter;
+export type DistrictFilter = InstanceType<typeof DistrictFilter>;
+export const DistrictOrderField = DISTRICT_LIST.OrderField;
+export type DistrictOrderField = keyof typeof DistrictOrderField;
+
+/** The arguments of `districts` (GET /districts). */
+export const DistrictListArgs = DISTRICT_LIST.Args;
 export type DistrictListArgs = ListArgsOf<DistrictFilter, DistrictOrderField>;

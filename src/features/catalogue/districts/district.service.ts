@@ -6,26 +6,11 @@ import type { Db } from "../../../db/client";
 import { defineAccess } from "../../account/access/access.service";
 import { UNLOCK_COST } from "../../account/credits/pricing";
 import type { Viewer } from "../../account/auth/viewer";
-import { LOCALE_CODE_PREFIX } from "../../kits/common/enums";
-import {
-  anyOf,
-  contains,
-  equals,
-  equalsIgnoringCase,
-  fedIdsIn,
-  inCallerLists,
-  overlaps,
-  range,
-  checkState,
-  updatedSince,
-  type FilterClause,
-  type PageOf,
-} from "../../kits/common/list-kit";
+import type { PageOf } from "../../kits/common/list-kit";
 import type { Selection } from "../../kits/common/selection";
 import { defineRecords, listRecords, loadRecordsByIds, type RecordRow } from "../../kits/blocks/record.service";
-import { intelligenceFilter } from "../../research/intelligence/intelligence.service";
 import { District } from "./district.type";
-import { DISTRICT_MAX_LIMIT, type DistrictFilter, type DistrictListArgs, type DistrictOrderField } from "./district.inputs";
+import { DISTRICT_LIST, type DistrictFilter, type DistrictListArgs, type DistrictOrderField } from "./district.inputs";
 
 const DISTRICT_ACCESS = defineAccess({
   entityType: "district",
@@ -35,48 +20,12 @@ const DISTRICT_ACCESS = defineAccess({
 
 export interface DistrictRow extends District, RecordRow {}
 
-/** Every filter of GET /districts, in the order their parameters are checked. */
-const FILTER: FilterClause<DistrictFilter, Viewer>[] = [
-  equals("state", "d.state", checkState),
-  contains("search", "d.name", "search"),
-  equals("status", "d.status"),
-  anyOf("ids", "d.id", "uuid"),
-  fedIdsIn("fedIds", "d.fed_id", 7),
-  updatedSince("updatedSince", "d.last_updated_at"),
-  inCallerLists("listId", "d.id", "district"),
-  range("minEnrollment", "maxEnrollment", "enrollment", "d.student_count", true),
-  range("minSchoolCount", "maxSchoolCount", "school_count", "d.school_count", true),
-  range("minRevenuePerStudent", "maxRevenuePerStudent", "revenue_per_student", "d.revenue_per_student", false),
-  range("minExpendituresPerStudent", "maxExpendituresPerStudent", "expenditures_per_student", "d.expenditures_per_student", false),
-  range("minStudentTeacherRatio", "maxStudentTeacherRatio", "student_teacher_ratio", "d.student_teacher_ratio", false),
-  range("minTotalStaff", "maxTotalStaff", "total_staff", "d.total_staff", false),
-  equals("locale", "left(d.locale_code, 1)", (locale) => LOCALE_CODE_PREFIX[locale]),
-  equalsIgnoringCase("districtType", "d.district_type", "district_type"),
-  contains("county", "d.county", "county"),
-  overlaps("gradeLevels", "d.grade_levels"),
-  intelligenceFilter("d", "district_id", "u"),
-];
-
 export const DISTRICTS = defineRecords<DistrictFilter, DistrictOrderField>({
   kind: "district",
   type: District,
   alias: "d",
   access: DISTRICT_ACCESS,
-  filter: FILTER,
-  orderColumns: {
-    name: "name",
-    state: "state",
-    student_count: "student_count",
-    school_count: "school_count",
-    revenue_per_student: "revenue_per_student",
-    expenditures_per_student: "expenditures_per_student",
-    student_teacher_ratio: "student_teacher_ratio",
-    total_staff: "total_staff",
-    created_at: "created_at",
-    last_updated_at: "last_updated_at",
-  },
-  defaultOrder: "name" as DistrictOrderField,
-  maxLimit: DISTRICT_MAX_LIMIT,
+  list: DISTRICT_LIST,
 });
 
 export const loadDistrictsByIds = (db: Db, viewer: Viewer, ids: readonly string[]): Promise<DistrictRow[]> =>

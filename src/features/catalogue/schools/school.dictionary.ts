@@ -1,7 +1,8 @@
 /** Field dictionary: schools (School, SchoolFilter, SchoolOrderField, SchoolPage, UpdateSchoolInput, root fields). */
-import { LIST_FILTER, limitArg, listArgs, METRIC_QUERY, orderEnum, page, SOURCES } from "../../../graphql/dictionary/common";
+import { limitArg, listArgs, METRIC_QUERY, page, SOURCES } from "../../../graphql/dictionary/common";
 import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
-import { ENTITY_INTELLIGENCE_FIELDS, INTELLIGENCE_FILTERS, PIPELINE_FIELDS } from "../districts/district.dictionary";
+import { SCHOOL_LIST } from "./school.inputs";
+import { ENTITY_INTELLIGENCE_FIELDS, PIPELINE_FIELDS } from "../districts/district.dictionary";
 
 const EXPORT = SOURCES.schoolSearch;
 
@@ -51,38 +52,7 @@ export const schoolsDictionary: Dictionary = {
     parentDistrictSpecialEducationFinance: "The parent district's special-education finance; null when the school has no parent district.",
     ...ENTITY_INTELLIGENCE_FIELDS,
   },
-  SchoolFilter: {
-    [TYPE]: "Filters of the school list (GET /schools); every given filter must hold.",
-    ids: "Our school ids (UUID).",
-    status: "Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status).",
-    minEnrollment: "Enrolled students (studentCount, persons) at least this many.",
-    maxEnrollment: "Enrolled students (studentCount, persons) at most this many.",
-    minStudentTeacherRatio: "Students per FTE teacher (studentTeacherRatio, a ratio) at least.",
-    maxStudentTeacherRatio: "Students per FTE teacher (studentTeacherRatio, a ratio) at most.",
-    locale: "NCES locale bucket (first digit of the locale code).",
-    ...INTELLIGENCE_FILTERS("Schools"),
-    hasFunding: "Schools with (true) or without (false) extracted funding. Matches only unlocked records.",
-    districtId: "Schools of this district (our district id, UUID).",
-    fedIds: "NCES school ids (NCESSCH, 12 digits), at most 1,000.",
-    updatedSince: "Schools whose record changed at or after this instant (last_updated_at), for incremental sync.",
-    state: "Two-letter state abbreviation.",
-    search: "Text contained in the school name (case-insensitive).",
-    schoolType: "Federal school type (NCES school type text), exact, case-insensitive.",
-    gradeLevels: "Schools whose grade span covers any of these grade buckets (GradeLevel).",
-    county: "Text contained in the county name (case-insensitive), at most 200 characters.",
-    listId: `A school list of the caller's organization: its schools. ${LIST_FILTER("schools")}`,
-    districtListIds: `Schools whose district is in any of these district lists of the caller's organization. ${LIST_FILTER("districts")}`,
-    hasExpiringContracts:
-      "Schools with (true) or without (false) an extracted contract expiring within 6 months. Matches only unlocked records.",
-  },
-  SchoolOrderField: orderEnum("schools", {
-    name: "School name.",
-    state: "State abbreviation.",
-    student_count: "Enrolled students (persons).",
-    student_teacher_ratio: "Students per FTE teacher.",
-    created_at: "When the record was first stored.",
-    last_updated_at: "When the record last changed.",
-  }),
+  ...SCHOOL_LIST.dictionary,
   SchoolPage: page("schools", "GET /schools, District.schools"),
   UpdateSchoolInput: {
     [TYPE]:

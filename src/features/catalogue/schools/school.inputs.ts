@@ -1,79 +1,115 @@
-import { Field, Float, InputType, Int, registerEnumType } from "type-graphql";
-import { DateTimeScalar, UUIDScalar } from "../../../graphql/scalars";
+import { sql } from "../../../db/sql-template";
+import { LIST_FILTER } from "../../../graphql/dictionary/common";
+import type { Viewer } from "../../account/auth/viewer";
 import {
-  BidStatus,
-  FundingSource,
-  GradeLevel,
-  LocaleBucket,
-  PainPointCategory,
-  PipelineStatus,
-  VendorCategory,
-} from "../../kits/common/enums";
-import { ListArgs, type ListArgsOf } from "../../kits/common/list-kit";
-
-export enum SchoolOrderField {
-  name = "name",
-  state = "state",
-  student_count = "student_count",
-  student_teacher_ratio = "student_teacher_ratio",
-  created_at = "created_at",
-  last_updated_at = "last_updated_at",
-}
-registerEnumType(SchoolOrderField, { name: "SchoolOrderField" });
-
-/**
- * Every filter of GET /schools (contract section 6). Intelligence filters (vendors, pain points,
- * funding, contracts, bids) only match schools the caller's organization has unlocked.
- */
-@InputType()
-export class SchoolFilter {
-  @Field(() => UUIDScalar, { nullable: true }) districtId?: string;
-  @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
-  @Field(() => [String], { nullable: true })
-  fedIds?: string[];
-  @Field(() => DateTimeScalar, {
-    nullable: true,
-  })
-  updatedSince?: Date;
-  @Field({ nullable: true }) state?: string;
-  @Field({ nullable: true }) search?: string;
-  @Field(() => PipelineStatus, { nullable: true }) status?: PipelineStatus;
-  @Field(() => Int, { nullable: true }) minEnrollment?: number;
-  @Field(() => Int, { nullable: true }) maxEnrollment?: number;
-  @Field(() => Float, { nullable: true }) minStudentTeacherRatio?: number;
-  @Field(() => Float, { nullable: true }) maxStudentTeacherRatio?: number;
-  @Field({ nullable: true })
-  schoolType?: string;
-  @Field(() => [GradeLevel], { nullable: true })
-  gradeLevels?: GradeLevel[];
-  @Field(() => LocaleBucket, { nullable: true }) locale?: LocaleBucket;
-  @Field({ nullable: true }) county?: string;
-  @Field(() => UUIDScalar, { nullable: true }) listId?: string;
-  @Field(() => [UUIDScalar], {
-    nullable: true,
-  })
-  districtListIds?: string[];
-  @Field(() => [UUIDScalar], { nullable: true }) vendorIds?: string[];
-  @Field(() => VendorCategory, { nullable: true }) vendorCategory?: VendorCategory;
-  @Field(() => PainPointCategory, { nullable: true }) painPointCategory?: PainPointCategory;
-  @Field({ nullable: true }) hasPainPoints?: boolean;
-  @Field(() => FundingSource, { nullable: true }) fundingSource?: FundingSource;
-  @Field({ nullable: true }) hasFunding?: boolean;
-  @Field({ nullable: true })
-  hasExpiringContracts?: boolean;
-  @Field(() => BidStatus, { nullable: true }) rfpStatus?: BidStatus;
-}
+  callerListsFilter,
+  containsFilter,
+  defineList,
+  enumOf,
+  enumsOf,
+  equalsIgnoringCaseFilter,
+  fedIdsFilter,
+  filter,
+  idsFilter,
+  rangeFilter,
+  Text,
+  updatedSinceFilter,
+  Uuid,
+  Uuids,
+} from "../../kits/common/define-list";
+import { GradeLevel, LOCALE_CODE_PREFIX, LocaleBucket, PipelineStatus } from "../../kits/common/enums";
+import { checkState, ListArgs, type ListArgsOf } from "../../kits/common/list-kit";
+import { intelligenceDescriptions, intelligenceFilters, recordOwner } from "../../research/intelligence/intelligence.service";
 
 export const SCHOOL_MAX_LIMIT = 200;
 export const DISTRICT_SCHOOLS_DEFAULT_LIMIT = 50;
 
-/** The arguments of `schools` (GET /schools). */
-export const SchoolListArgs = ListArgs({
-  filter: SchoolFilter,
-  orderBy: { type: SchoolOrderField, default: SchoolOrderField.name },
+/**
+ * The school list (GET /schools, `schools`): every filter and sort, once. The filter's SQL is over the
+ * school `s` and its access join `u` (record.service.ts). Intelligence filters (vendors, pain points,
+ * funding, contracts, bids) only match schools the caller's organization has unlocked.
+ */
+export const SCHOOL_LIST = defineList({
+  name: "School",
+  items: "schools",
+  description: "Filters of the school list (GET /schools); every given filter must hold.",
+  filters: [
+    filter("districtId", Uuid, "Schools of this district (our district id, UUID).", (id) => sql`s.district_id = ${id}::uuid`),
+    idsFilter(sql`s.id`, "Our school ids (UUID)."),
+    fedIdsFilter(sql`s.fed_id`, 12, "NCES school ids (NCESSCH, 12 digits), at most 1,000."),
+    updatedSinceFilter(
+      sql`s.last_updated_at`,
+      "Schools whose record changed at or after this instant (last_updated_at), for incremental sync.",
+    ),
+    filter("state", Text, "Two-letter state abbreviation.", (state) => sql`s.state = ${checkState(state)}`),
+    containsFilter("search", sql`s.name`, "Text contained in the school name (case-insensitive)."),
+    filter(
+      "status",
+      enumOf(PipelineStatus),
+      "Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status).",
+      (status) => sql`s.status = ${status}`,
+    ),
+    rangeFilter("enrollment", sql`s.student_count`, {
+      integer: true,
+      min: "Enrolled students (studentCount, persons) at least this many.",
+      max: "Enrolled students (studentCount, persons) at most this many.",
+    }),
+    rangeFilter("studentTeacherRatio", sql`s.student_teacher_ratio`, {
+      integer: false,
+      min: "Students per FTE teacher (studentTeacherRatio, a ratio) at least.",
+      max: "Students per FTE teacher (studentTeacherRatio, a ratio) at most.",
+    }),
+    equalsIgnoringCaseFilter("schoolType", sql`s.school_type`, "Federal school type (NCES school type text), exact, case-insensitive."),
+    filter(
+      "gradeLevels",
+      enumsOf(GradeLevel),
+      "Schools whose grade span covers any of these grade buckets (GradeLevel).",
+      (levels) => sql`s.grade_buckets && ${levels}::text[]`,
+    ),
+    filter(
+      "locale",
+      enumOf(LocaleBucket),
+      "NCES locale bucket (first digit of the locale code).",
+      (locale) => sql`left(s.locale_code, 1) = ${LOCALE_CODE_PREFIX[locale]}`,
+    ),
+    containsFilter("county", sql`s.county`, "Text contained in the county name (case-insensitive), at most 200 characters."),
+    callerListsFilter(
+      "listId",
+      Uuid,
+      sql`s.id`,
+      "school",
+      `A school list of the caller's organization: its schools. ${LIST_FILTER("schools")}`,
+    ),
+    callerListsFilter(
+      "districtListIds",
+      Uuids,
+      sql`s.district_id`,
+      "district",
+      `Schools whose district is in any of these district lists of the caller's organization. ${LIST_FILTER("districts")}`,
+    ),
+    intelligenceFilters(recordOwner("s", "school_id", "u"), intelligenceDescriptions("Schools")),
+  ],
+  sorts: {
+    name: { column: "name", description: "School name." },
+    state: { column: "state", description: "State abbreviation." },
+    student_count: { column: "student_count", description: "Enrolled students (persons)." },
+    student_teacher_ratio: { column: "student_teacher_ratio", description: "Students per FTE teacher." },
+    created_at: { column: "created_at", description: "When the record was first stored." },
+    last_updated_at: { column: "last_updated_at", description: "When the record last changed." },
+  },
+  defaultSort: "name",
   maxLimit: SCHOOL_MAX_LIMIT,
   metricQuery: true,
+  context: {} as Viewer,
 });
+
+export const SchoolFilter = SCHOOL_LIST.Filter;
+export type SchoolFilter = InstanceType<typeof SchoolFilter>;
+export const SchoolOrderField = SCHOOL_LIST.OrderField;
+export type SchoolOrderField = keyof typeof SchoolOrderField;
+
+/** The arguments of `schools` (GET /schools). */
+export const SchoolListArgs = SCHOOL_LIST.Args;
 export type SchoolListArgs = ListArgsOf<SchoolFilter, SchoolOrderField>;
 
 /** The arguments of District.schools: a page of the district's schools (no filter). */

@@ -7,26 +7,7 @@ import { SqlParams } from "../../../db/sql";
 import { defineAccess } from "../../account/access/access.service";
 import { UNLOCK_COST } from "../../account/credits/pricing";
 import type { Viewer } from "../../account/auth/viewer";
-import { LOCALE_CODE_PREFIX } from "../../kits/common/enums";
-import {
-  anyOf,
-  fedIdsIn,
-  updatedSince,
-  checkState,
-  childPageColumns,
-  childPagesSql,
-  contains,
-  equals,
-  equalsIgnoringCase,
-  inCallerLists,
-  overlaps,
-  pageArgs,
-  range,
-  readChildPages,
-  sortClause,
-  type FilterClause,
-  type PageOf,
-} from "../../kits/common/list-kit";
+import { childPageColumns, childPagesSql, pageArgs, readChildPages, sortClause, type PageOf } from "../../kits/common/list-kit";
 import type { Selection } from "../../kits/common/selection";
 import {
   defineRecords,
@@ -36,9 +17,9 @@ import {
   selectRecordsSql,
   type RecordRow,
 } from "../../kits/blocks/record.service";
-import { intelligenceFilter } from "../../research/intelligence/intelligence.service";
 import {
   DISTRICT_SCHOOLS_DEFAULT_LIMIT,
+  SCHOOL_LIST,
   SCHOOL_MAX_LIMIT,
   type DistrictSchoolsArgs,
   type SchoolFilter,
@@ -55,44 +36,12 @@ const SCHOOL_ACCESS = defineAccess({
 
 export interface SchoolRow extends School, RecordRow {}
 
-/** Every filter of GET /schools, in the order their parameters are checked. */
-const FILTER: FilterClause<SchoolFilter, Viewer>[] = [
-  equals("districtId", "s.district_id", undefined, "::uuid"),
-  anyOf("ids", "s.id", "uuid"),
-  fedIdsIn("fedIds", "s.fed_id", 12),
-  updatedSince("updatedSince", "s.last_updated_at"),
-  equals("state", "s.state", checkState),
-  contains("search", "s.name", "search"),
-  equals("status", "s.status"),
-  range("minEnrollment", "maxEnrollment", "enrollment", "s.student_count", true),
-  range("minStudentTeacherRatio", "maxStudentTeacherRatio", "student_teacher_ratio", "s.student_teacher_ratio", false),
-  equalsIgnoringCase("schoolType", "s.school_type", "school_type"),
-  overlaps("gradeLevels", "s.grade_buckets"),
-  equals("locale", "left(s.locale_code, 1)", (locale) => LOCALE_CODE_PREFIX[locale]),
-  contains("county", "s.county", "county"),
-  inCallerLists("listId", "s.id", "school"),
-  inCallerLists("districtListIds", "s.district_id", "district"),
-  intelligenceFilter("s", "school_id", "u"),
-];
-
-const ORDER_COLUMNS: Record<SchoolOrderField, string> = {
-  name: "name",
-  state: "state",
-  student_count: "student_count",
-  student_teacher_ratio: "student_teacher_ratio",
-  created_at: "created_at",
-  last_updated_at: "last_updated_at",
-};
-
 export const SCHOOLS = defineRecords<SchoolFilter, SchoolOrderField>({
   kind: "school",
   type: School,
   alias: "s",
   access: SCHOOL_ACCESS,
-  filter: FILTER,
-  orderColumns: ORDER_COLUMNS,
-  defaultOrder: "name" as SchoolOrderField,
-  maxLimit: SCHOOL_MAX_LIMIT,
+  list: SCHOOL_LIST,
 });
 
 export const loadSchoolsByIds = (db: Db, viewer: Viewer, ids: readonly string[]): Promise<SchoolRow[]> =>
@@ -115,7 +64,7 @@ export async function loadSchoolPagesOfDistricts(
 ): Promise<PageOf<SchoolRow>[]> {
   const page = pageArgs(args, SCHOOL_MAX_LIMIT, DISTRICT_SCHOOLS_DEFAULT_LIMIT);
   const p = new SqlParams();
-  const order = sortClause("s", ORDER_COLUMNS[args.orderBy ?? ("name" as SchoolOrderField)], args.orderAscending);
+  const order = sortClause("s", SCHOOL_LIST.orderColumns[args.orderBy ?? SCHOOL_LIST.defaultOrder], args.orderAscending);
   const sql = childPagesSql({
     rows: `${selectRecordsSql(SCHOOLS, p.add(viewer.organizationId), childPageColumns("s.district_id", order))}
       WHERE s.district_id = ANY(${p.add(districtIds)}::uuid[])`,

@@ -26,10 +26,10 @@ import {
   runChecks,
   sortClause,
   type FilterCheck,
-  type FilterClause,
   type ListArgsOf,
   type PageOf,
 } from "../common/list-kit";
+import type { List } from "../common/define-list";
 import type { Selection } from "../common/selection";
 import { compileMetricQuery, historyGatedNotice, metricValuesFromRow, parseMetricQuery } from "../../catalogue/metrics/metric-query";
 import { blockColumns, prefetchBlocks } from "./block.service";
@@ -49,11 +49,8 @@ export interface RecordsDefinition<F, O extends string> {
   /** Alias of the record's table in the filter's clauses and the order. */
   alias: string;
   access: AccessPolicy;
-  filter: readonly FilterClause<F, Viewer>[];
-  /** Sortable fields -> their columns. */
-  orderColumns: Record<O, string>;
-  defaultOrder: O;
-  maxLimit: number;
+  /** The list's filters and sorts (define-list), their SQL over `alias` and the access join `u`. */
+  list: Pick<List<F, O, Viewer>, "clauses" | "orderColumns" | "defaultOrder" | "maxLimit">;
 }
 
 export interface Records<F, O extends string> extends RecordsDefinition<F, O> {
@@ -109,18 +106,18 @@ export async function listRecords<Row extends RecordRow, F, O extends string>(
   args: ListArgsOf<F, O>,
   selection: Selection = NOTHING_SELECTED,
 ): Promise<PageOf<Row>> {
-  const { limit, offset } = pageArgs(args, records.maxLimit);
+  const { limit, offset } = pageArgs(args, records.list.maxLimit);
   const { kind, alias: a, table } = records;
   const p = new SqlParams();
   const org = p.add(viewer.organizationId);
   const checks: FilterCheck[] = [];
-  const where = compileFilter(records.filter, args.filter ?? ({} as F), p, viewer, checks);
+  const where = compileFilter(records.list.clauses, args.filter ?? ({} as F), p, viewer, checks);
   const metricQuery = args.metricQuery != null ? parseMetricQuery(kind, args.metricQuery) : null;
   const metric = metricQuery ? compileMetricQuery(kind, metricQuery, p, a, () => historyOpenSql(viewer, records.access, a, p)) : null;
   if (metric) where.push(...metric.where);
   const order = metric?.orderBy
     ? `${metric.orderBy}, ${a}.id ASC`
-    : sortClause(a, records.orderColumns[args.orderBy ?? records.defaultOrder], args.orderAscending);
+    : sortClause(a, records.list.orderColumns[args.orderBy ?? records.list.defaultOrder], args.orderAscending);
   const extra = [...(metric?.selects ?? []), ...blockColumns(kind, selection, { record: a, unlock: UNLOCK, org })]
     .map((s) => `, ${s.sql} AS ${s.column}`)
     .join("");
