@@ -14,7 +14,7 @@ import type { Viewer } from "../features/account/auth/viewer";
 import type { BlockDefinition } from "../features/kits/blocks/block";
 import type { JobDefinition } from "../jobs/job";
 import type { Dictionary } from "./dictionary/dictionary";
-import type { Loaders } from "./loaders";
+import type { Loaders } from "./loader-groups";
 import type { RestEndpoint } from "./rest";
 
 /** A factory of one feature's loaders for one request. */
@@ -25,7 +25,7 @@ export interface Feature {
   name: string;
   /** TypeGraphQL resolver classes (queries, mutations, field resolvers of other types). */
   resolvers?: readonly Function[];
-  /** Per-request loader groups, each under its key of `Loaders` (declared by the feature: see src/graphql/loaders.ts). */
+  /** Per-request loader groups, each under its key of `Loaders` (declared by the feature: see src/graphql/loader-groups.ts). */
   loaders?: { readonly [K in keyof Loaders]?: LoaderFactory<Loaders[K]> };
   /** Nested blocks of district and school records (src/features/kits/blocks/block.ts). */
   blocks?: readonly BlockDefinition<any>[];

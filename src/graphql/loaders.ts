@@ -1,16 +1,9 @@
 import type { Db } from "../db/client";
 import type { Viewer } from "../features/account/auth/viewer";
 import { installedFeatures } from "./feature";
+import type { Loaders } from "./loader-groups";
 
-/**
- * Every feature's loader groups, by key. Empty here: each feature declares its group beside its factory,
- *
- *   declare module "../../../graphql/loaders" { interface Loaders { districts: DistrictLoaders } }
- *
- * and its manifest (`feature.ts`, `loaders: { districts: createDistrictLoaders }`) is checked against it.
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface Loaders {}
+export type { Loaders } from "./loader-groups";
 
 const BUILT = Symbol("built");
 

@@ -27,7 +27,7 @@ export function createAssociationLoaders(db: Db) {
   };
 }
 
-declare module "../../../graphql/loaders" {
+declare module "../../../graphql/loader-groups" {
   interface Loaders {
     associations: ReturnType<typeof createAssociationLoaders>;
   }

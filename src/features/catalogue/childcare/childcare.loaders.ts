@@ -25,7 +25,7 @@ export function createChildcareLoaders(db: Db) {
   };
 }
 
-declare module "../../../graphql/loaders" {
+declare module "../../../graphql/loader-groups" {
   interface Loaders {
     childcare: ReturnType<typeof createChildcareLoaders>;
   }

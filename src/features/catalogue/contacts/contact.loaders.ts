@@ -35,7 +35,7 @@ export function createContactLoaders(db: Db, viewer: Viewer) {
   };
 }
 
-declare module "../../../graphql/loaders" {
+declare module "../../../graphql/loader-groups" {
   interface Loaders {
     contacts: ReturnType<typeof createContactLoaders>;
   }

@@ -16,7 +16,7 @@ export function createDistrictLoaders(db: Db, viewer: Viewer) {
   };
 }
 
-declare module "../../../graphql/loaders" {
+declare module "../../../graphql/loader-groups" {
   interface Loaders {
     districts: ReturnType<typeof createDistrictLoaders>;
   }

@@ -28,7 +28,7 @@ export function createHeadStartLoaders(db: Db) {
   };
 }
 
-declare module "../../../graphql/loaders" {
+declare module "../../../graphql/loader-groups" {
   interface Loaders {
     headStart: ReturnType<typeof createHeadStartLoaders>;
   }

@@ -13,7 +13,7 @@ export function createOperatorLoaders(db: Db) {
   };
 }
 
-declare module "../../../graphql/loaders" {
+declare module "../../../graphql/loader-groups" {
   interface Loaders {
     operators: ReturnType<typeof createOperatorLoaders>;
   }

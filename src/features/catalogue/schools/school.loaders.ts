@@ -26,7 +26,7 @@ export function createSchoolLoaders(db: Db, viewer: Viewer) {
   };
 }
 
-declare module "../../../graphql/loaders" {
+declare module "../../../graphql/loader-groups" {
   interface Loaders {
     schools: ReturnType<typeof createSchoolLoaders>;
   }

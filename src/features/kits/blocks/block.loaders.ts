@@ -35,7 +35,7 @@ export function createBlockLoaders(db: Db, viewer: Viewer) {
   };
 }
 
-declare module "../../../graphql/loaders" {
+declare module "../../../graphql/loader-groups" {
   interface Loaders {
     blocks: ReturnType<typeof createBlockLoaders>;
   }
