@@ -1,4 +1,5 @@
 import { defineFeature } from "../../../graphql/feature";
+import { listEndpoints } from "../../../graphql/rest";
 import { associationsDictionary } from "./association.dictionary";
 import { createAssociationLoaders } from "./association.loaders";
 import { AssociationResolver } from "./association.resolver";
@@ -10,8 +11,7 @@ export const associationsFeature = defineFeature({
   loaders: { associations: createAssociationLoaders },
   dictionary: associationsDictionary,
   rest: [
-    { method: "GET", path: "/associations", operation: "Associations", input: "query", select: ["associations"] },
-    { method: "POST", path: "/associations", operation: "Associations", input: "string-body", select: ["associations"] },
+    ...listEndpoints("/associations", "Associations", "associations"),
     { method: "GET", path: "/associations/:id", operation: "Association", input: "query", select: ["association"], wrap: true },
   ],
 });

@@ -1,4 +1,5 @@
 import { defineFeature } from "../../../graphql/feature";
+import { listEndpoints } from "../../../graphql/rest";
 import { childcareDictionary } from "./childcare.dictionary";
 import { createChildcareLoaders } from "./childcare.loaders";
 import { ChildcareCenterResolver } from "./childcare.resolver";
@@ -11,14 +12,7 @@ export const childcareFeature = defineFeature({
   resolvers: [ChildcareCenterResolver, OperatorChildcareResolver],
   loaders: { childcare: createChildcareLoaders },
   rest: [
-    { method: "GET", path: "/childcare-centers", operation: "ChildcareCenters", input: "query", select: ["childcare_centers"] },
-    {
-      method: "POST",
-      path: "/childcare-centers",
-      operation: "ChildcareCenters",
-      input: "string-body",
-      select: ["childcare_centers"],
-    },
+    ...listEndpoints("/childcare-centers", "ChildcareCenters", "childcare_centers"),
     {
       method: "GET",
       path: "/childcare-centers/:id",

@@ -1,4 +1,5 @@
 import { defineFeature } from "../../../graphql/feature";
+import { listEndpoints } from "../../../graphql/rest";
 import { ContactParentsResolver, DistrictContactsResolver, SchoolContactsResolver } from "./contact-relations.resolver";
 import { contactsDictionary } from "./contact.dictionary";
 import { createContactLoaders } from "./contact.loaders";
@@ -11,8 +12,7 @@ export const contactsFeature = defineFeature({
   loaders: { contacts: createContactLoaders },
   dictionary: contactsDictionary,
   rest: [
-    { method: "GET", path: "/contacts", operation: "Contacts", input: "query", select: ["contacts"] },
-    { method: "POST", path: "/contacts", operation: "Contacts", input: "string-body", select: ["contacts"] },
+    ...listEndpoints("/contacts", "Contacts", "contacts"),
     { method: "GET", path: "/contacts/:id", operation: "Contact", input: "query", select: ["contact"], wrap: true },
   ],
 });

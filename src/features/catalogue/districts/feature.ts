@@ -1,4 +1,5 @@
 import { defineFeature } from "../../../graphql/feature";
+import { listEndpoints } from "../../../graphql/rest";
 import { districtsDictionary } from "./district.dictionary";
 import { createDistrictLoaders } from "./district.loaders";
 import { DistrictResolver } from "./district.resolver";
@@ -10,8 +11,7 @@ export const districtsFeature = defineFeature({
   loaders: { districts: createDistrictLoaders },
   dictionary: districtsDictionary,
   rest: [
-    { method: "GET", path: "/districts", operation: "Districts", input: "query", select: ["districts"] },
-    { method: "POST", path: "/districts", operation: "Districts", input: "string-body", select: ["districts"] },
+    ...listEndpoints("/districts", "Districts", "districts"),
     { method: "GET", path: "/districts/:id", operation: "District", input: "query", select: ["district"], wrap: true },
     {
       method: "GET",

@@ -1,4 +1,5 @@
 import { defineFeature } from "../../../graphql/feature";
+import { listEndpoints } from "../../../graphql/rest";
 import { headStartDictionary } from "./head-start.dictionary";
 import { DistrictHeadStartResolver, OperatorHeadStartResolver } from "./head-start-relations.resolver";
 import { createHeadStartLoaders } from "./head-start.loaders";
@@ -11,20 +12,7 @@ export const headStartFeature = defineFeature({
   resolvers: [HeadStartProgramResolver, DistrictHeadStartResolver, OperatorHeadStartResolver],
   loaders: { headStart: createHeadStartLoaders },
   rest: [
-    {
-      method: "GET",
-      path: "/head-start-programs",
-      operation: "HeadStartPrograms",
-      input: "query",
-      select: ["head_start_programs"],
-    },
-    {
-      method: "POST",
-      path: "/head-start-programs",
-      operation: "HeadStartPrograms",
-      input: "string-body",
-      select: ["head_start_programs"],
-    },
+    ...listEndpoints("/head-start-programs", "HeadStartPrograms", "head_start_programs"),
     {
       method: "GET",
       path: "/head-start-programs/:id",

@@ -1,4 +1,5 @@
 import { defineFeature } from "../../../graphql/feature";
+import { listEndpoints } from "../../../graphql/rest";
 import { operatorsDictionary } from "./operator.dictionary";
 import { createOperatorLoaders } from "./operator.loaders";
 import { OperatorResolver } from "./operator.resolver";
@@ -10,8 +11,7 @@ export const operatorsFeature = defineFeature({
   resolvers: [OperatorResolver],
   loaders: { operators: createOperatorLoaders },
   rest: [
-    { method: "GET", path: "/operators", operation: "Operators", input: "query", select: ["operators"] },
-    { method: "POST", path: "/operators", operation: "Operators", input: "string-body", select: ["operators"] },
+    ...listEndpoints("/operators", "Operators", "operators"),
     { method: "GET", path: "/operators/:id", operation: "Operator", input: "query", select: ["operator"], wrap: true },
   ],
 });

@@ -1,4 +1,5 @@
 import { defineFeature } from "../../../graphql/feature";
+import { listEndpoints } from "../../../graphql/rest";
 import { DistrictSchoolsResolver } from "./district-schools.resolver";
 import { schoolsDictionary } from "./school.dictionary";
 import { createSchoolLoaders } from "./school.loaders";
@@ -11,8 +12,7 @@ export const schoolsFeature = defineFeature({
   loaders: { schools: createSchoolLoaders },
   dictionary: schoolsDictionary,
   rest: [
-    { method: "GET", path: "/schools", operation: "Schools", input: "query", select: ["schools"] },
-    { method: "POST", path: "/schools", operation: "Schools", input: "string-body", select: ["schools"] },
+    ...listEndpoints("/schools", "Schools", "schools"),
     { method: "GET", path: "/schools/:id", operation: "School", input: "query", select: ["school"], wrap: true },
     {
       method: "GET",
