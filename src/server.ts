@@ -42,9 +42,9 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
     if (Object.keys(rekeyed.rekeyed).length) logger.info("extracted rows' version-5 ids re-keyed", { ...rekeyed.rekeyed });
     await seedEmptyEmbedded(db, env);
 
-    // Every role starts the job queue (the API sends jobs); worker and all also work them (src/jobs/worker.ts).
-    const { startJobs } = await import("./jobs/worker");
-    const jobs = await startJobs(db, env, { work: options.role !== "api" });
+    // Every role starts the job queue (the API sends jobs); worker and all also work them (src/compose-jobs.ts).
+    const { startServiceJobs } = await import("./compose-jobs");
+    const jobs = await startServiceJobs(db, env, { work: options.role !== "api" });
     // Metrics on their own port when asked for (docs/operations.md); every role has them.
     const metrics = env.METRICS_PORT !== undefined ? createMetrics(db) : undefined;
     if (options.role === "worker") {

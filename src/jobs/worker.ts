@@ -1,11 +1,11 @@
 /**
- * The job runtime of a process. `startJobs(db, env, { work })`: every role starts the queue (the API
+ * The job runtime of a process. `startJobs(db, env, { work, sweep })`: every role starts the queue (the API
  * sends jobs in its transactions); the worker role (`serve --role worker|all`) also works the installed
- * jobs and runs the hold sweeper every WORKER_POLL_SECONDS.
+ * jobs and runs `sweep` every WORKER_POLL_SECONDS. The composition root (src/compose-jobs.ts) passes the sweep: the
+ * credits feature's hold sweeper. The runtime imports no feature.
  */
 import type { Env } from "../config/env";
 import type { Db } from "../db/client";
-import { sweepExpiredHolds } from "../features/account/unlocks/unlock.jobs";
 import { logger } from "../logger";
 import type { WorkerHealth } from "../observability/readiness";
 import { installedFeatures } from "../graphql/feature";
@@ -18,7 +18,14 @@ export interface Jobs {
   stop(): Promise<void>;
 }
 
-export async function startJobs(db: Db, env: Env, options: { work: boolean }): Promise<Jobs> {
+export interface JobOptions {
+  /** Work the jobs and sweep (the worker role), or only send them. */
+  work: boolean;
+  /** What the worker runs every WORKER_POLL_SECONDS; its last success is the worker's liveness. */
+  sweep: (db: Db) => Promise<unknown>;
+}
+
+export async function startJobs(db: Db, env: Env, options: JobOptions): Promise<Jobs> {
   const queue = await JobQueue.start(db, { jobs: installedFeatures().jobs, env });
   let sweeper: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
@@ -27,7 +34,7 @@ export async function startJobs(db: Db, env: Env, options: { work: boolean }): P
   if (options.work) {
     await queue.work({ db, env });
     sweeper = setInterval(() => {
-      sweeping = sweepExpiredHolds(db).then(
+      sweeping = options.sweep(db).then(
         () => {
           lastSweepOkAt = new Date();
           lastError = undefined;

@@ -98,7 +98,7 @@ export async function runMcpStdio(options: { env: Env; apiKey: string | undefine
     // Pending unlocks enqueue a job. The embedded database cannot be shared, so this process also works
     // the jobs there; with PostgreSQL the workers of `serve` do. The queue starts while the client's
     // handshake runs (a tool call waits for it): the handshake does not wait for pg-boss.
-    jobsStarted = import("../jobs/worker").then(({ startJobs }) => startJobs(db, env, { work: db.kind === "embedded" }));
+    jobsStarted = import("../compose-jobs").then(({ startServiceJobs }) => startServiceJobs(db, env, { work: db.kind === "embedded" }));
     const queue = jobsStarted.then((started) => started.queue);
     // Handled here (a failure is logged; a tool call needing the queue fails with it), never an unhandled rejection.
     queue.catch((error: unknown) => logger.error("mcp: the job queue did not start", { error: String(error) }));

@@ -1,4 +1,5 @@
-import { demoExtractor, useExtractor } from "../../src/features/account/unlocks/unlock.jobs";
+import { useExtractor } from "../../src/features/account/unlocks/unlock.jobs";
+import { demoExtractor } from "../../src/seed/demo/extractor";
 import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertUnlock } from "../support/school-factories";

@@ -8,7 +8,8 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { pipelineExtractor, useExtractor } from "../../src/features/account/unlocks/unlock.jobs";
+import { useExtractor } from "../../src/features/account/unlocks/unlock.jobs";
+import { pipelineExtractor } from "../../src/features/research/extraction/extraction.extractor";
 import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";

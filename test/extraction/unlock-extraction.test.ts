@@ -3,7 +3,8 @@
  * is a fixture site ends unlocked with extracted rows and its hold committed; one whose site is dead ends
  * failed, the district in `error`, the hold released after the last retry. On both databases.
  */
-import { pipelineExtractor, useExtractor } from "../../src/features/account/unlocks/unlock.jobs";
+import { useExtractor } from "../../src/features/account/unlocks/unlock.jobs";
+import { pipelineExtractor } from "../../src/features/research/extraction/extraction.extractor";
 import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";

@@ -55,7 +55,7 @@ export async function createTestApp(
   const env = loadEnv({ LOG_LEVEL: "silent", API_KEY_CACHE_SECONDS: "0", ...GENEROUS_RATE_LIMITS, ...envOverrides });
   // Loaded only here: pg-boss (ESM, transformed by jest) stays out of test files that run no jobs.
   const jobs = options.jobs
-    ? await (await import("../../src/jobs/worker")).startJobs(db, env, { work: options.jobs === "work" })
+    ? await (await import("../../src/compose-jobs")).startServiceJobs(db, env, { work: options.jobs === "work" })
     : undefined;
   const metrics = options.metrics ? createMetrics(db) : undefined;
   const { app, stop, engine } = await createApp({ db, env, rest: restAdapter, jobs: jobs?.queue, worker: jobs?.health, metrics });

@@ -3,7 +3,8 @@
  * unlock (its hold is open), so they agree during a re-extraction; and while the job retries, unlock-status
  * shows the last attempt's error and the number of attempts instead of `error: null`.
  */
-import { demoExtractor, useExtractor } from "../../src/features/account/unlocks/unlock.jobs";
+import { useExtractor } from "../../src/features/account/unlocks/unlock.jobs";
+import { demoExtractor } from "../../src/seed/demo/extractor";
 import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";

@@ -15,7 +15,8 @@ import fc from "fast-check";
 import { loadEnv } from "../../src/config/env";
 import { createApiKey } from "../../src/features/account/auth/api-key.service";
 import { createOrganization, grantCredits } from "../../src/features/account/organizations/organization.service";
-import { extractJob, sweepExpiredHolds } from "../../src/features/account/unlocks/unlock.jobs";
+import { sweepExpiredHolds } from "../../src/features/account/credits/credits.jobs";
+import { extractJob, unlockHoldReleased } from "../../src/features/account/unlocks/unlock.jobs";
 import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";
@@ -295,7 +296,7 @@ describe("unlock and ledger model (fast-check)", () => {
         const later = new Date(Date.now() + (Number(ENV.HOLD_TTL_SECONDS) + 5) * 1000);
         const open = openHolds(m);
         // every open hold in the database is past `later` (earlier runs' too): at least this run's are released
-        expect(await sweepExpiredHolds(db, later)).toBeGreaterThanOrEqual(open.length);
+        expect(await sweepExpiredHolds(db, unlockHoldReleased, later)).toBeGreaterThanOrEqual(open.length);
         for (const h of open) settle(m, h, "released");
         return;
       }

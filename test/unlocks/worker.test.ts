@@ -1,4 +1,6 @@
-import { useExtractor, demoExtractor, sweepExpiredHolds } from "../../src/features/account/unlocks/unlock.jobs";
+import { sweepExpiredHolds } from "../../src/features/account/credits/credits.jobs";
+import { unlockHoldReleased, useExtractor } from "../../src/features/account/unlocks/unlock.jobs";
+import { demoExtractor } from "../../src/seed/demo/extractor";
 import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";
@@ -77,9 +79,9 @@ describe("the job worker: pending unlocks settle, fail, survive a restart; the s
     const id = await insertDistrict(db, { status: "pending" });
     const res = await api.post("/api/v1/unlock", { entity_type: "district", entity_id: id }).expect(202);
     const later = new Date(Date.now() + 5_000);
-    const [a, b] = await Promise.all([sweepExpiredHolds(db, later), sweepExpiredHolds(db, later)]);
+    const [a, b] = await Promise.all([sweepExpiredHolds(db, unlockHoldReleased, later), sweepExpiredHolds(db, unlockHoldReleased, later)]);
     expect(a + b).toBe(1);
-    expect(await sweepExpiredHolds(db, later)).toBe(0);
+    expect(await sweepExpiredHolds(db, unlockHoldReleased, later)).toBe(0);
     expect(await status(api, id)).toMatchObject({ state: "failed", error: expect.stringContaining("expired") });
     const releases = await db.query(
       `SELECT count(DISTINCT transfer_id)::int AS n FROM credit_ledger WHERE hold_id = $1 AND kind = 'hold_release'`,

@@ -1,21 +1,19 @@
 /**
- * The extraction job of a pending unlock (`unlock.extract`) and the hold sweeper.
+ * The extraction job of a pending unlock (`unlock.extract`), and what releasing an unlock's hold means.
  *
- * A pending unlock is a hold plus this job. The job runs the extraction (the pipeline of
- * src/features/research/extraction for entities with a website_url, else the demo layer's), then in one transaction commits the hold and
- * marks the unlock unlocked. When its last retry fails, it releases the hold and marks the unlock failed
- * (a re-extraction keeps its access and records the error). Settling is a conditional update of the
- * hold (credits.service `settleHold`): a duplicated or retried job, or the sweeper, cannot settle twice.
- *
- * The sweeper (run by the worker every WORKER_POLL_SECONDS) releases holds past `expires_at` the same way:
- * an extraction that never finishes does not keep credits forever.
+ * A pending unlock is a hold plus this job. The job runs the extraction (an `Extractor`: the pipeline of
+ * src/features/research/extraction, whose fallback for entities without a website_url the composition root sets),
+ * then in one transaction commits the hold and marks the unlock unlocked. When its last retry fails, it releases
+ * the hold and marks the unlock failed (a re-extraction keeps its access and records the error). Settling is a
+ * conditional update of the hold (credits.service `settleHold`): a duplicated or retried job, or the credits
+ * feature's hold sweeper (credits.jobs.ts, passed `unlockHoldReleased`), cannot settle twice.
  */
-import type { Env } from "../../../config/env";
 import type { Db } from "../../../db/client";
-import { defineJob, type JobContext } from "../../../jobs/job";
-import { logger } from "../../../logger";
 import { MONEY_TX, type Tx } from "../../../db/transaction";
-import { expiredHolds, settleHold } from "../credits/credits.service";
+import { defineJob, type JobContext } from "../../../jobs/job";
+import { pipelineExtractor, type Extractor } from "../../research/extraction/extraction.extractor";
+import { releaseHold, type OnHoldReleased } from "../credits/credits.jobs";
+import { settleHold } from "../credits/credits.service";
 
 export interface ExtractJobData {
   holdId: string;
@@ -24,39 +22,8 @@ export interface ExtractJobData {
   entityId: string;
 }
 
-/** The job attempt an extraction runs in (absent when a test calls an extractor directly). */
-export interface ExtractionRun {
-  env: Env;
-  jobId: string;
-  retryCount: number;
-}
-
-/** Runs an entity's extraction (writes its intelligence); throws when it fails. */
-export type Extractor = (db: Db, entityType: string, entityId: string, run?: ExtractionRun) => Promise<void>;
-
-export const demoExtractor: Extractor = async (db, entityType, entityId) => {
-  if (entityType === "contact") {
-    const { enrichDemoContact } = await import("../../../seed/demo/enrich-contact");
-    if (!(await enrichDemoContact(db, entityId))) throw new Error(`contact ${entityId} no longer exists`);
-    return;
-  }
-  const { extractDemoEntity } = await import("../../../seed/demo/extract-entity");
-  if (entityType !== "district" && entityType !== "school") throw new Error(`no extraction for ${entityType}`);
-  const found = await db.transaction((q) => extractDemoEntity(q, entityType, entityId));
-  if (!found) throw new Error(`${entityType} ${entityId} no longer exists`);
-};
-
-/**
- * The worker's extractor: the real pipeline (src/features/research/extraction) for a district or school with a
- * website_url, the demo extraction for one without (EXTRACTION_DEMO_FALLBACK) and for contacts.
- * Tests replace it with useExtractor.
- */
-export const pipelineExtractor: Extractor = async (db, entityType, entityId, run) => {
-  const { extractEntity } = await import("../../research/extraction/extraction.extractor");
-  await extractEntity(db, entityType, entityId, run, demoExtractor);
-};
-
 let extractor: Extractor = pipelineExtractor;
+/** Replaces the job's extractor (tests: the demo extractor, a failing one). */
 export function useExtractor(next: Extractor): void {
   extractor = next;
 }
@@ -87,7 +54,7 @@ export const extractJob = defineJob<ExtractJobData>({
     }, MONEY_TX);
   },
   async onFinalFailure(ctx, data, error) {
-    await releaseHold(ctx.db, data.holdId, `extraction failed: ${error.message}`.slice(0, 500));
+    await releaseHold(ctx.db, data.holdId, `extraction failed: ${error.message}`.slice(0, 500), unlockHoldReleased);
   },
 });
 
@@ -109,28 +76,12 @@ const unlockOf = (tx: Tx, data: { organizationId: string; entityType: string; en
     },
   });
 
-/** Releases an open hold and fails its unlock (a re-extraction keeps access). False when it was not open. */
-async function releaseHold(db: Db, holdId: string, reason: string): Promise<boolean> {
-  return db.prisma.$transaction(async (tx) => {
-    const held = await tx.creditHold.findUnique({ where: { id: holdId } });
-    if (!held) return false;
-    const amount = await settleHold(tx, holdId, "released", reason);
-    if (amount === null) return false;
-    const row = await unlockOf(tx, { organizationId: held.organization_id, entityType: held.entity_type, entityId: held.entity_id });
-    if (row && row.hold_id === holdId)
-      await tx.unlock.update({
-        where: { id: row.id },
-        data: { state: row.state === "unlocked" ? "unlocked" : "failed", error: reason, finished_at: new Date() },
-      });
-    return true;
-  }, MONEY_TX);
-}
-
-/** Releases every open hold past its expiry; returns how many this call released. */
-export async function sweepExpiredHolds(db: Db, now = new Date()): Promise<number> {
-  let released = 0;
-  for (const expired of await expiredHolds(db, now))
-    if (await releaseHold(db, expired.id, "hold expired before the extraction finished")) released += 1;
-  if (released) logger.info("expired holds released", { released });
-  return released;
-}
+/** A released hold fails its unlock, when the unlock still has that hold (a re-extraction keeps access). */
+export const unlockHoldReleased: OnHoldReleased = async (tx, held, reason) => {
+  const row = await unlockOf(tx, { organizationId: held.organization_id, entityType: held.entity_type, entityId: held.entity_id });
+  if (row && row.hold_id === held.id)
+    await tx.unlock.update({
+      where: { id: row.id },
+      data: { state: row.state === "unlocked" ? "unlocked" : "failed", error: reason, finished_at: new Date() },
+    });
+};
