@@ -5,6 +5,7 @@
  * model, and it says so) and data_source per section; a ready brief is reused; a failed build is failed
  * with its error; promoting a person links the catalogue contact or makes an unlinked record.
  */
+import crypto from "node:crypto";
 import { FINDINGS_LIMIT, personKey } from "../../src/features/research/briefs/brief.dossier";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";
@@ -201,6 +202,55 @@ describe("the brief build job", () => {
     expect(status(dossier.findings.bids)).toEqual(status(served));
     expect(status(dossier.findings.bids)).toEqual({ "Open RFP prairie": "open", "Lapsed RFP prairie": "closed" });
     expect(dossier.narrative.text).not.toContain("open bid: Lapsed RFP prairie");
+  });
+
+  it("the findings lists are the district record's lists: the same rows, in the same order, as its blocks serve them", async () => {
+    // Where a second reader went wrong: a vendor named twice (and first named after another by name order), two
+    // funding rows of one year whose ids sort against their sources, a contract with a vendor the district does
+    // not list as its own.
+    const agreeing = await insertDistrict(db, { name: "Agreeing Brief District", state: "NE", status: "completed" });
+    const owner = { entity_type: "district", district_id: agreeing };
+    const zeta = await insert(db, "vendors", { name: `Zeta Tutoring ${agreeing}`, category: "tutoring", data_source: "test" });
+    const alpha = await insert(db, "vendors", { name: `Alpha Learning ${agreeing}`, category: "lms", data_source: "test" });
+    const other = await insert(db, "vendors", { name: `Other Vendor ${agreeing}`, category: "other", data_source: "test" });
+    await insert(db, "entity_vendors", { ...owner, vendor_id: zeta, source_url: "https://example.test/zeta-1", data_source: "test" });
+    await insert(db, "entity_vendors", { ...owner, vendor_id: alpha, source_url: "https://example.test/alpha", data_source: "test" });
+    await insert(db, "entity_vendors", { ...owner, vendor_id: zeta, source_url: "https://example.test/zeta-2", data_source: "test" });
+    const [low, high] = [crypto.randomUUID(), crypto.randomUUID()].sort();
+    await insert(db, "funding", { ...owner, id: low, source: "title_i", amount: 100, fiscal_year: 2026, data_source: "test" });
+    await insert(db, "funding", { ...owner, id: high, source: "e_rate", amount: 200, fiscal_year: 2026, data_source: "test" });
+    await insert(db, "contracts", {
+      ...owner,
+      vendor_id: other,
+      category: "other",
+      amount: 10,
+      expires_on: "2027-06-30",
+      data_source: "test",
+    });
+    await insertIntelligence(db, { district_id: agreeing }, "agreeing");
+    await insertUnlock(db, t.orgs.enterprise, "district", agreeing);
+
+    const { brief_id } = (await t.post("/api/v1/briefs", { project_id: project, entity_type: "district", entity_id: agreeing }).expect(202))
+      .body;
+    const { findings } = (await poll(t, brief_id)).dossier;
+    const served = (await t.get(`/api/v1/districts/${agreeing}`).expect(200)).body.data;
+    const pick = (rows: Record<string, unknown>[], keys: string[]) => rows.map((r) => Object.fromEntries(keys.map((k) => [k, r[k]])));
+    const lists: Record<string, string[]> = {
+      vendors: ["name", "category"],
+      funding: ["source", "amount", "fiscal_year", "description"],
+      contracts: ["vendor_name", "category", "amount", "starts_on", "expires_on"],
+      pain_points: ["category", "description", "source_url", "detected_at"],
+      bids: ["title", "status", "posted_on", "deadline_at", "url"],
+    };
+    for (const [list, keys] of Object.entries(lists)) expect([list, pick(findings[list], keys)]).toEqual([list, pick(served[list], keys)]);
+    expect(findings.vendors.map((v: any) => v.name)).toEqual([
+      `Alpha Learning ${agreeing}`,
+      expect.stringMatching(/^Vendor agreeing/),
+      `Zeta Tutoring ${agreeing}`,
+    ]);
+    // A vendor named twice is cited where it was first found.
+    expect(findings.vendors[2]).toMatchObject({ source_url: "https://example.test/zeta-1", data_source: "test" });
+    expect(findings.funding.map((f: any) => f.source)).toEqual(["e_rate", "title_i", "title_i"]);
   });
 
   it("reads each findings list bounded, the most recent first, and says which lists were cut", async () => {

@@ -38,9 +38,16 @@ export function selectColumnsSql(alias: string, columns: readonly JsonColumn[]):
   return columns.map((column) => `${value(alias, column)} AS ${column.property}`).join(", ");
 }
 
-/** SQL: `source`'s rows (a FROM ... WHERE ... naming them `alias`) as a JSON array of positional arrays in `orderBy` order; NULL when none. */
-export function jsonRowsSql(alias: string, columns: readonly JsonColumn[], source: string, orderBy: string): string {
-  return `(SELECT json_agg(json_build_array(${values(alias, columns)}) ORDER BY ${orderBy}) FROM ${source})`;
+/**
+ * SQL: `source`'s rows (a FROM ... WHERE ... naming them `alias`) as a JSON array of positional arrays in
+ * `orderBy` order; NULL when none. `limit`: the first rows only (the rest are neither sorted in full nor built).
+ */
+export function jsonRowsSql(alias: string, columns: readonly JsonColumn[], source: string, orderBy: string, limit?: number): string {
+  if (limit === undefined) return `(SELECT json_agg(json_build_array(${values(alias, columns)}) ORDER BY ${orderBy}) FROM ${source})`;
+  if (!Number.isInteger(limit) || limit < 0) throw new Error(`json-rows: limit ${limit} is not a whole number`);
+  return `(SELECT json_agg(top.r ORDER BY top.n) FROM (
+      SELECT json_build_array(${values(alias, columns)}) AS r, row_number() OVER (ORDER BY ${orderBy}) AS n
+        FROM ${source} ORDER BY ${orderBy} LIMIT ${limit}) top)`;
 }
 
 /** SQL: the first row of `source` in `orderBy` order as one positional array; NULL when none. */

@@ -19,8 +19,11 @@
 import crypto from "node:crypto";
 import type { Env } from "../../../config/env";
 import type { Db } from "../../../db/client";
+import { SqlParams } from "../../../db/sql";
 import { listedContactsOfParent, NAME_KEY_SQL } from "../../catalogue/contacts/contact.service";
 import { presentEvent } from "../../catalogue/events/event.access";
+import { ENTITY_SQL, type EntityKind } from "../../kits/common/entity-kind";
+import { decodeFindings, findingsSql, type Findings, type FindingsName } from "../intelligence/intelligence.blocks";
 import { textGeneratorFromEnv, type TextGenerator, type TextSource } from "../text-generation/text-generation";
 import type { BriefEntityType } from "./brief.type";
 
@@ -60,7 +63,6 @@ export function personKey(entityType: string, entityId: string, nameKey: string)
 export const PERSON_KEY_PATTERN = /^p_[0-9a-f]{24}$/;
 
 const distinct = <T>(values: (T | null | undefined)[]): T[] => [...new Set(values.filter((v): v is T => v != null && v !== ""))];
-const iso = (value: Date | null | undefined): string | null => (value ? value.toISOString() : null);
 const day = (value: Date | null | undefined): string | null => (value ? value.toISOString().slice(0, 10) : null);
 
 /** The percent change between two values, rounded to 0.1 (null when either is missing or the base is 0). */
@@ -194,41 +196,24 @@ export async function buildDossier(db: Db, env: Env, subject: DossierSubject, no
   const people = await readPeople(db, kind, id);
 
   // ---- findings (gated: only when the organization unlocked the entity)
-  const owner = kind === "district" ? { district_id: id } : { school_id: id };
   let findings: Record<string, unknown>;
   const findingSources: string[] = [];
   const sources: TextSource[] = [];
   const facts: string[] = [];
   if (unlocked) {
-    // Each list bounded (a district's extraction history grows without end), in the order the records serve it;
-    // one row more than kept tells whether the list was cut.
-    const take = FINDINGS_LIMIT + 1;
-    const [vendorLinksRead, bidsRead, painPointsRead, fundingRead, contractsRead] = await Promise.all([
-      db.prisma.entityVendor.findMany({ where: owner, orderBy: [{ created_at: "asc" }, { id: "asc" }], take }),
-      db.prisma.bid.findMany({ where: owner, orderBy: [{ posted_on: { sort: "desc", nulls: "last" } }, { id: "asc" }], take }),
-      db.prisma.painPoint.findMany({ where: owner, orderBy: [{ detected_at: { sort: "desc", nulls: "last" } }, { id: "asc" }], take }),
-      db.prisma.funding.findMany({ where: owner, orderBy: [{ fiscal_year: { sort: "desc", nulls: "last" } }, { id: "asc" }], take }),
-      db.prisma.contract.findMany({ where: owner, orderBy: [{ expires_on: { sort: "asc", nulls: "last" } }, { id: "asc" }], take }),
-    ]);
-    const lists = { vendors: vendorLinksRead, bids: bidsRead, pain_points: painPointsRead, funding: fundingRead, contracts: contractsRead };
-    const truncated = Object.entries(lists)
-      .filter(([, rows]) => rows.length > FINDINGS_LIMIT)
-      .map(([name]) => name);
-    const [vendorLinks, bids, painPoints, funding, contracts] = [vendorLinksRead, bidsRead, painPointsRead, fundingRead, contractsRead].map(
-      (rows) => rows.slice(0, FINDINGS_LIMIT),
-    ) as [typeof vendorLinksRead, typeof bidsRead, typeof painPointsRead, typeof fundingRead, typeof contractsRead];
-    const vendorRows = vendorLinks.length
-      ? await db.prisma.vendor.findMany({ where: { id: { in: distinct(vendorLinks.map((v) => v.vendor_id)) } } })
-      : [];
-    const vendorById = new Map(vendorRows.map((v) => [v.id, v]));
-    const vendors = vendorLinks
-      .filter((link) => vendorById.has(link.vendor_id))
-      .map((link) => ({
-        name: vendorById.get(link.vendor_id)!.name,
-        category: vendorById.get(link.vendor_id)!.category,
-        source_url: link.source_url,
-        data_source: link.data_source,
-      }));
+    const read = await readFindings(db, subject.organization_id, kind, id);
+    // Named in the order the dossier has always listed them.
+    const truncated = (["vendors", "bids", "pain_points", "funding", "contracts"] as const).filter(
+      (name) => read[name].length > FINDINGS_LIMIT,
+    );
+    const cut = <K extends FindingsName>(name: K) => read[name].slice(0, FINDINGS_LIMIT) as Findings[K];
+    const [painPoints, vendors, funding, contracts, bids] = [
+      cut("pain_points"),
+      cut("vendors"),
+      cut("funding"),
+      cut("contracts"),
+      cut("bids"),
+    ];
     const priorities = district && Array.isArray(district.strategic_priorities) ? district.strategic_priorities : [];
     findings = {
       included: true,
@@ -239,15 +224,15 @@ export async function buildDossier(db: Db, env: Env, subject: DossierSubject, no
         category: p.category,
         description: p.description,
         source_url: p.source_url,
-        detected_at: iso(p.detected_at),
+        detected_at: p.detected_at,
         data_source: p.data_source,
       })),
-      vendors,
+      vendors: vendors.map((v) => ({ name: v.name, category: v.category, source_url: v.source_url, data_source: v.data_source })),
       bids: bids.map((b) => ({
         title: b.title,
-        status: bidStatus(b, now),
-        posted_on: day(b.posted_on),
-        deadline_at: iso(b.deadline_at),
+        status: b.status,
+        posted_on: b.posted_on,
+        deadline_at: b.deadline_at,
         url: b.url,
         source_url: b.source_url,
         data_source: b.data_source,
@@ -261,22 +246,22 @@ export async function buildDossier(db: Db, env: Env, subject: DossierSubject, no
         data_source: f.data_source,
       })),
       contracts: contracts.map((c) => ({
-        vendor_name: c.vendor_id ? (vendorById.get(c.vendor_id)?.name ?? null) : null,
+        vendor_name: c.vendor_name,
         category: c.category,
         amount: c.amount,
-        starts_on: day(c.starts_on),
-        expires_on: day(c.expires_on),
+        starts_on: c.starts_on,
+        expires_on: c.expires_on,
         source_url: c.source_url,
         data_source: c.data_source,
       })),
     };
-    findingSources.push(...distinct([...vendorLinks, ...bids, ...painPoints, ...funding, ...contracts].map((r) => r.data_source)));
+    findingSources.push(...distinct([...vendors, ...bids, ...painPoints, ...funding, ...contracts].map((r) => r.data_source)));
     for (const p of painPoints) {
       facts.push(`pain point (${p.category}): ${p.description}`);
       if (p.source_url) sources.push({ url: p.source_url, title: `Pain point: ${p.category}`, text: p.description });
     }
     for (const v of vendors) facts.push(`vendor in use: ${v.name} (${v.category})`);
-    for (const b of bids.filter((x) => bidStatus(x, now) === "open")) facts.push(`open bid: ${b.title}`);
+    for (const b of bids.filter((x) => x.status === "open")) facts.push(`open bid: ${b.title}`);
     if (entity.ai_summary) sources.push({ url: entity.website_url ?? "", title: "Summary", text: entity.ai_summary });
   } else {
     findings = {
@@ -369,9 +354,22 @@ export async function buildDossier(db: Db, env: Env, subject: DossierSubject, no
   };
 }
 
-/** A bid's status as the district and school records serve it (BID_STATUS_SQL): open only until its deadline. */
-function bidStatus(bid: { status: string; deadline_at: Date | null }, now: Date): "open" | "closed" {
-  return bid.status === "open" && (bid.deadline_at === null || bid.deadline_at > now) ? "open" : "closed";
+/**
+ * The five findings lists of the entity as its district or school record serves them (the intelligence blocks:
+ * the same rows, order, de-duplication and bid status), each row with where it was found; one row more than
+ * FINDINGS_LIMIT per list tells whether the list was cut (a district's extraction history grows without end).
+ * One statement.
+ */
+async function readFindings(db: Db, organizationId: string, kind: EntityKind, id: string): Promise<Findings> {
+  const p = new SqlParams();
+  const record = p.add(id);
+  let org: string | undefined;
+  const columns = findingsSql({ kind, record: "e", org: () => (org ??= p.add(organizationId)) }, FINDINGS_LIMIT + 1);
+  const [row] = await db.query<Record<FindingsName, unknown>>(
+    `SELECT ${columns} FROM ${ENTITY_SQL[kind].table} e WHERE e.id = ${record}::uuid`,
+    p.values,
+  );
+  return decodeFindings(row ?? ({} as Record<FindingsName, unknown>));
 }
 
 function enrollmentChange(trend: { school_year_start: number; total_enrollment: number | null }[]) {
