@@ -1,6 +1,7 @@
 /** Field dictionary: contacts (docs/contacts.md). */
-import { LIST_FILTER, limitArg, listArgs, orderEnum, SOURCES } from "../../../graphql/dictionary/common";
+import { limitArg, listArgs, SOURCES } from "../../../graphql/dictionary/common";
 import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
+import { CONTACT_LIST } from "./contact.inputs";
 
 /** Contact fields revealed only by unlocking the contact (contract section 4, docs/contacts.md). */
 const CONTACT_GATED =
@@ -57,34 +58,7 @@ export const contactsDictionary: Dictionary = {
     district: "The contact's district (school-level contacts carry their school's).",
     school: "The contact's school; null for a district-level contact.",
   },
-  ContactFilter: {
-    [TYPE]: "Filters of the contact list (GET /contacts); every given filter must hold.",
-    schoolId: "Contacts of this school (our school id, UUID).",
-    enrichmentStatus: "Contacts whose enrichment is in this state: pending, processing, completed or error.",
-    vendorIds: "The parent uses any of these vendors (ids). Matches only contacts whose parent the caller's organization has unlocked.",
-    vendorCategory: "The parent uses a vendor of this category. Matches only contacts of unlocked parents.",
-    painPointCategory: "The parent has an extracted pain point of this category. Matches only contacts of unlocked parents.",
-    hasPainPoints: "The parent has (true) or has no (false) extracted pain points. Matches only contacts of unlocked parents.",
-    fundingSource: "The parent receives funding of this source. Matches only contacts of unlocked parents.",
-    rfpStatus: "The parent has a bid of this status. Matches only contacts of unlocked parents.",
-    districtId: "Contacts of this district (district and school level).",
-    state: "Two-letter state abbreviation.",
-    search: "Text contained in the name or the title (case-insensitive; % and _ taken literally), at most 200 characters.",
-    titleIlike: "A PostgreSQL ILIKE pattern the title matches (% any run, _ one character; without a wildcard the whole title, any case).",
-    isDistrictContact: "true: district-level contacts; false: school-level.",
-    listId: `A contact list of the caller's organization: its contacts. ${LIST_FILTER("contacts")}`,
-    districtListIds: `Contacts whose district is in any of these district lists of the caller's organization. ${LIST_FILTER("districts")}`,
-    schoolListIds: `Contacts whose school is in any of these school lists of the caller's organization. ${LIST_FILTER("schools")}`,
-    hasExpiringContracts: "The parent has a contract expiring within 6 months.",
-  },
-  ContactOrderField: orderEnum("contacts", {
-    name: "The person's name.",
-    title: "Job title as found.",
-    state: "Two-letter state abbreviation.",
-    qualification_score: "Qualification score (higher fits better as a buyer).",
-    created_at: "When the record was first stored.",
-    last_updated_at: "When the record last changed.",
-  }),
+  ...CONTACT_LIST.dictionary,
   ContactPage: {
     [TYPE]: "A page of contacts (GET /api/v1/contacts): data, pagination and _access_summary.",
     data: "The contacts of this page, in the requested order.",

@@ -1,17 +1,11 @@
-import { ArgsType, Field, InputType, registerEnumType } from "type-graphql";
-import { UUIDScalar } from "../../../graphql/scalars";
-import { BidStatus, FundingSource, PainPointCategory, VendorCategory } from "../../kits/common/enums";
-import { ListArgs, type ListArgsOf } from "../../kits/common/list-kit";
-
-export enum ContactOrderField {
-  name = "name",
-  title = "title",
-  state = "state",
-  qualification_score = "qualification_score",
-  created_at = "created_at",
-  last_updated_at = "last_updated_at",
-}
-registerEnumType(ContactOrderField, { name: "ContactOrderField" });
+import { ArgsType, Field, registerEnumType } from "type-graphql";
+import { sql } from "../../../db/sql-template";
+import { LIST_FILTER } from "../../../graphql/dictionary/common";
+import { BadRequestError } from "../../../graphql/errors";
+import type { Viewer } from "../../account/auth/viewer";
+import { Bool, callerListsFilter, defineList, enumOf, filter, Text, Uuid, Uuids } from "../../kits/common/define-list";
+import { checkState, checkText, containsPattern, ListArgs, type ListArgsOf } from "../../kits/common/list-kit";
+import { intelligenceFilters } from "../../research/intelligence/intelligence.service";
 
 export enum EnrichmentStatus {
   pending = "pending",
@@ -21,46 +15,116 @@ export enum EnrichmentStatus {
 }
 registerEnumType(EnrichmentStatus, { name: "EnrichmentStatus" });
 
-/**
- * Every filter of GET /contacts (spec "GET /contacts"). The intelligence filters (vendors, pain points,
- * funding, contracts, bids) read the contact's parent (its school when it has one, else its district)
- * and match only contacts whose parent the caller's organization has unlocked.
- */
-@InputType()
-export class ContactFilter {
-  @Field(() => UUIDScalar, { nullable: true })
-  districtId?: string;
-  @Field(() => UUIDScalar, { nullable: true }) schoolId?: string;
-  @Field({ nullable: true }) state?: string;
-  @Field({ nullable: true }) search?: string;
-  @Field({ nullable: true })
-  titleIlike?: string;
-  @Field({ nullable: true }) isDistrictContact?: boolean;
-  @Field(() => EnrichmentStatus, { nullable: true }) enrichmentStatus?: EnrichmentStatus;
-  @Field(() => UUIDScalar, { nullable: true }) listId?: string;
-  @Field(() => [UUIDScalar], { nullable: true })
-  districtListIds?: string[];
-  @Field(() => [UUIDScalar], { nullable: true })
-  schoolListIds?: string[];
-  @Field(() => [UUIDScalar], { nullable: true }) vendorIds?: string[];
-  @Field(() => VendorCategory, { nullable: true }) vendorCategory?: VendorCategory;
-  @Field(() => BidStatus, { nullable: true }) rfpStatus?: BidStatus;
-  @Field(() => PainPointCategory, { nullable: true }) painPointCategory?: PainPointCategory;
-  @Field({ nullable: true }) hasPainPoints?: boolean;
-  @Field(() => FundingSource, { nullable: true }) fundingSource?: FundingSource;
-  @Field({ nullable: true }) hasExpiringContracts?: boolean;
-}
-
 export const CONTACT_MAX_LIMIT = 200;
 export const PARENT_CONTACTS_DEFAULT_LIMIT = 50;
 
+/** The contact's parent: its school when it has one, else its district (intelligence rows `x` belong to it). */
+const CONTACT_PARENT = {
+  match: (x: ReturnType<typeof sql>) => sql`(${x}.school_id = c.school_id OR (c.school_id IS NULL AND ${x}.district_id = c.district_id))`,
+  /** SQL true where the caller's organization unlocked the contact's parent. */
+  unlocked: (viewer: Viewer) => sql`EXISTS (SELECT 1 FROM unlocks pu
+    WHERE pu.organization_id = ${viewer.organizationId}::uuid AND pu.state = 'unlocked'
+      AND ((c.school_id IS NOT NULL AND pu.entity_type = 'school' AND pu.entity_id = c.school_id)
+        OR (c.school_id IS NULL AND pu.entity_type = 'district' AND pu.entity_id = c.district_id)))`,
+};
+
+/**
+ * The contact list (GET /contacts, `contacts`, spec "GET /contacts"): every filter and sort, once, over the
+ * contact `c`. The intelligence filters (vendors, pain points, funding, contracts, bids) read the contact's
+ * parent and match only contacts whose parent the caller's organization has unlocked.
+ */
+export const CONTACT_LIST = defineList({
+  name: "Contact",
+  items: "contacts",
+  description: "Filters of the contact list (GET /contacts); every given filter must hold.",
+  filters: [
+    filter("districtId", Uuid, "Contacts of this district (district and school level).", (id) => sql`c.district_id = ${id}::uuid`),
+    filter("schoolId", Uuid, "Contacts of this school (our school id, UUID).", (id) => sql`c.school_id = ${id}::uuid`),
+    filter("state", Text, "Two-letter state abbreviation.", (state) => sql`c.state = ${checkState(state)}`),
+    filter(
+      "search",
+      Text,
+      "Text contained in the name or the title (case-insensitive; % and _ taken literally), at most 200 characters.",
+      (text) => {
+        const pattern = sql.value(containsPattern(checkText("search", text)));
+        return sql`(c.name ILIKE ${pattern} OR c.title ILIKE ${pattern})`;
+      },
+    ),
+    filter(
+      "titleIlike",
+      Text,
+      "A PostgreSQL ILIKE pattern the title matches (% any run, _ one character; without a wildcard the whole title, any case).",
+      (text) => {
+        // The caller's pattern: % and _ are wildcards. A backslash escapes the next character; PostgreSQL refuses a pattern ending with an unpaired one.
+        const pattern = checkText("title_ilike", text);
+        if (/(^|[^\\])(\\\\)*\\$/.test(pattern)) throw new BadRequestError("title_ilike must not end with an unescaped backslash");
+        return sql`c.title ILIKE ${pattern}`;
+      },
+    ),
+    filter(
+      "isDistrictContact",
+      Bool,
+      "true: district-level contacts; false: school-level.",
+      (value) => sql`c.is_district_contact = ${value}`,
+    ),
+    filter(
+      "enrichmentStatus",
+      enumOf(EnrichmentStatus),
+      "Contacts whose enrichment is in this state: pending, processing, completed or error.",
+      (status) => sql`c.enrichment_status = ${status}`,
+    ),
+    callerListsFilter(
+      "listId",
+      Uuid,
+      sql`c.id`,
+      "contact",
+      `A contact list of the caller's organization: its contacts. ${LIST_FILTER("contacts")}`,
+    ),
+    callerListsFilter(
+      "districtListIds",
+      Uuids,
+      sql`c.district_id`,
+      "district",
+      `Contacts whose district is in any of these district lists of the caller's organization. ${LIST_FILTER("districts")}`,
+    ),
+    callerListsFilter(
+      "schoolListIds",
+      Uuids,
+      sql`c.school_id`,
+      "school",
+      `Contacts whose school is in any of these school lists of the caller's organization. ${LIST_FILTER("schools")}`,
+    ),
+    intelligenceFilters(CONTACT_PARENT, {
+      vendorIds: "The parent uses any of these vendors (ids). Matches only contacts whose parent the caller's organization has unlocked.",
+      vendorCategory: "The parent uses a vendor of this category. Matches only contacts of unlocked parents.",
+      rfpStatus: "The parent has a bid of this status. Matches only contacts of unlocked parents.",
+      painPointCategory: "The parent has an extracted pain point of this category. Matches only contacts of unlocked parents.",
+      hasPainPoints: "The parent has (true) or has no (false) extracted pain points. Matches only contacts of unlocked parents.",
+      fundingSource: "The parent receives funding of this source. Matches only contacts of unlocked parents.",
+      hasExpiringContracts: "The parent has a contract expiring within 6 months.",
+    }),
+  ],
+  sorts: {
+    name: { column: "name", description: "The person's name." },
+    title: { column: "title", description: "Job title as found." },
+    state: { column: "state", description: "Two-letter state abbreviation." },
+    qualification_score: { column: "qualification_score", description: "Qualification score (higher fits better as a buyer)." },
+    created_at: { column: "created_at", description: "When the record was first stored." },
+    last_updated_at: { column: "last_updated_at", description: "When the record last changed." },
+  },
+  defaultSort: "name",
+  maxLimit: CONTACT_MAX_LIMIT,
+  context: {} as Viewer,
+});
+
+export const ContactFilter = CONTACT_LIST.Filter;
+export type ContactFilter = InstanceType<typeof ContactFilter>;
+export const ContactOrderField = CONTACT_LIST.OrderField;
+export type ContactOrderField = keyof typeof ContactOrderField;
+
 /** The arguments of `contacts` (GET /contacts): the list kit's plus `unique`. */
 @ArgsType()
-export class ContactListArgs extends ListArgs({
-  filter: ContactFilter,
-  orderBy: { type: ContactOrderField, default: ContactOrderField.name },
-  maxLimit: CONTACT_MAX_LIMIT,
-}) {
+export class ContactListArgs extends CONTACT_LIST.Args {
   @Field(() => Boolean, { nullable: true, defaultValue: true }) unique?: boolean | null;
 }
 export type ContactListArgsOf = ListArgsOf<ContactFilter, ContactOrderField> & { unique?: boolean | null };

@@ -19,36 +19,21 @@
 import type { Db } from "../../../db/client";
 import { SqlParams } from "../../../db/sql";
 import { columnsOf } from "../../../graphql/fields";
-import { AppError, BadRequestError } from "../../../graphql/errors";
+import { AppError } from "../../../graphql/errors";
 import { accessColumnsSql, accessJoinSql, defineAccess, presentGated, type GatedRow } from "../../account/access/access.service";
 import { UNLOCK_COST } from "../../account/credits/pricing";
 import type { AccessSummary } from "../../account/access/access.type";
 import type { Viewer } from "../../account/auth/viewer";
 import { pagination } from "../../kits/common/common.type";
 import { selectColumnsSql } from "../../kits/common/json-rows";
-import {
-  checkColumns,
-  checkState,
-  checkText,
-  compileFilter,
-  containsPattern,
-  equals,
-  inCallerLists,
-  pageArgs,
-  runChecks,
-  sortClause,
-  type FilterCheck,
-  type FilterClause,
-  type PageOf,
-} from "../../kits/common/list-kit";
+import { checkColumns, compileFilter, pageArgs, runChecks, sortClause, type FilterCheck, type PageOf } from "../../kits/common/list-kit";
 import type { Tx } from "../../../db/transaction";
-import { ownerIntelligenceFilter } from "../../research/intelligence/intelligence.service";
 import {
+  CONTACT_LIST,
   CONTACT_MAX_LIMIT,
   PARENT_CONTACTS_DEFAULT_LIMIT,
   type ContactFilter,
   type ContactListArgsOf,
-  type ContactOrderField,
   type ParentContactsArgsOf,
 } from "./contact.inputs";
 import { Contact } from "./contact.type";
@@ -123,54 +108,6 @@ function summaryOf(row: Record<string, unknown> | undefined): AccessSummary {
   };
 }
 
-const ORDER_COLUMNS: Record<ContactOrderField, string> = {
-  name: "name",
-  title: "title",
-  state: "state",
-  qualification_score: "qualification_score",
-  created_at: "created_at",
-  last_updated_at: "last_updated_at",
-};
-
-/** SQL true where the intelligence row `x` belongs to the contact's parent. */
-const parentOwns = (x: string): string => `(${x}.school_id = c.school_id OR (c.school_id IS NULL AND ${x}.district_id = c.district_id))`;
-
-/** SQL true where organization `org` unlocked the contact's parent. */
-const parentUnlockedSql = (org: string): string => `EXISTS (SELECT 1 FROM unlocks pu
-    WHERE pu.organization_id = ${org}::uuid AND pu.state = 'unlocked'
-      AND ((c.school_id IS NOT NULL AND pu.entity_type = 'school' AND pu.entity_id = c.school_id)
-        OR (c.school_id IS NULL AND pu.entity_type = 'district' AND pu.entity_id = c.district_id)))`;
-
-const searchClause: FilterClause<ContactFilter> = (f, p) => {
-  if (f.search == null) return null;
-  const pattern = p.add(containsPattern(checkText("search", f.search)));
-  return `(c.name ILIKE ${pattern} OR c.title ILIKE ${pattern})`;
-};
-
-/** title_ilike is the caller's ILIKE pattern (% and _ are wildcards; without one it matches the whole title, any case). */
-const titleIlikeClause: FilterClause<ContactFilter> = (f, p) => {
-  if (f.titleIlike == null) return null;
-  const pattern = checkText("title_ilike", f.titleIlike);
-  // A backslash escapes the next character; PostgreSQL refuses a pattern ending with an unpaired one.
-  if (/(^|[^\\])(\\\\)*\\$/.test(pattern)) throw new BadRequestError("title_ilike must not end with an unescaped backslash");
-  return `c.title ILIKE ${p.add(pattern)}`;
-};
-
-/** Every filter of GET /contacts, in the order their parameters are checked. */
-const FILTER: FilterClause<ContactFilter, Viewer>[] = [
-  equals("districtId", "c.district_id", undefined, "::uuid"),
-  equals("schoolId", "c.school_id", undefined, "::uuid"),
-  equals("state", "c.state", checkState),
-  searchClause,
-  titleIlikeClause,
-  equals("isDistrictContact", "c.is_district_contact"),
-  equals("enrichmentStatus", "c.enrichment_status"),
-  inCallerLists("listId", "c.id", "contact"),
-  inCallerLists("districtListIds", "c.district_id", "district"),
-  inCallerLists("schoolListIds", "c.school_id", "school"),
-  ownerIntelligenceFilter<Viewer>(parentOwns, (p, viewer) => parentUnlockedSql(p.add(viewer.organizationId))),
-];
-
 function present(row: Record<string, unknown>, viewer: Viewer): ContactRow {
   const r = presentGated<ContactRow>(row, viewer, CONTACT_ACCESS);
   return Object.setPrototypeOf(r, Contact.prototype) as ContactRow;
@@ -182,8 +119,8 @@ export async function listContacts(db: Db, viewer: Viewer, args: ContactListArgs
   const p = new SqlParams();
   const org = p.add(viewer.organizationId);
   const checks: FilterCheck[] = [];
-  const where = [LISTED, ...compileFilter(FILTER, args.filter ?? ({} as ContactFilter), p, viewer, checks)];
-  const column = ORDER_COLUMNS[args.orderBy ?? ("name" as ContactOrderField)];
+  const where = [LISTED, ...compileFilter(CONTACT_LIST.clauses, args.filter ?? ({} as ContactFilter), p, viewer, checks)];
+  const column = CONTACT_LIST.orderColumns[args.orderBy ?? CONTACT_LIST.defaultOrder];
   const order = sortClause("m", column, args.orderAscending);
   const unique = args.unique !== false;
   const sql = `WITH matched AS MATERIALIZED (
@@ -238,7 +175,7 @@ export async function loadContactPagesOfParents(
   const p = new SqlParams();
   const org = p.add(viewer.organizationId);
   const owner = `c.${PARENT_COLUMN[parent]}`;
-  const column = ORDER_COLUMNS[args.orderBy ?? ("name" as ContactOrderField)];
+  const column = CONTACT_LIST.orderColumns[args.orderBy ?? CONTACT_LIST.defaultOrder];
   const unique = args.unique !== false;
   const window = " OVER (PARTITION BY m.__parent)";
   const sql = `WITH matched AS MATERIALIZED (
