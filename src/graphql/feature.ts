@@ -1,7 +1,7 @@
 /**
  * The feature manifest. Each feature folder exports one `feature.ts` declaring everything it adds to the
  * service: resolver classes, per-request loaders, nested blocks of district and school records, background
- * jobs, field-dictionary entries and REST endpoints. src/graphql/features.ts lists every manifest (FEATURES, one line per
+ * jobs, field-dictionary entries, REST endpoints and MCP tools. src/graphql/features.ts lists every manifest (FEATURES, one line per
  * feature) and installs them; the kits (schema, loaders, blocks, worker, dictionary) read what is installed
  * here instead of keeping central lists, so adding a resource touches its folder and that one line.
  *
@@ -15,6 +15,7 @@ import type { BlockDefinition } from "../features/kits/blocks/block";
 import type { JobDefinition } from "../jobs/job";
 import type { Dictionary } from "./dictionary/dictionary";
 import type { Loaders } from "./loader-groups";
+import type { McpToolSpec } from "./mcp-tool";
 import type { RestEndpoint } from "./rest";
 
 /** A factory of one feature's loaders for one request. */
@@ -35,6 +36,8 @@ export interface Feature {
   dictionary?: Dictionary;
   /** REST endpoints under /api/v1, each running one of the feature's GraphQL operations (src/graphql/rest.ts). */
   rest?: readonly RestEndpoint[];
+  /** MCP tools, each running one of the feature's GraphQL operations (src/graphql/mcp-tool.ts). */
+  mcp?: readonly McpToolSpec[];
 }
 
 /** A feature's manifest, checked against `Feature` with its literal types kept. */
@@ -49,6 +52,7 @@ export interface Installed {
   jobs: readonly JobDefinition<never>[];
   dictionaries: readonly Dictionary[];
   rest: readonly RestEndpoint[];
+  mcp: readonly McpToolSpec[];
 }
 
 let installed: Installed | undefined;
@@ -81,6 +85,7 @@ export function installFeatures(features: readonly Feature[]): Installed {
     jobs: features.flatMap((f) => f.jobs ?? []),
     dictionaries: features.flatMap((f) => (f.dictionary ? [f.dictionary] : [])),
     rest: features.flatMap((f) => f.rest ?? []),
+    mcp: features.flatMap((f) => f.mcp ?? []),
   };
   return installed;
 }

@@ -12,18 +12,9 @@ import type { ExecutionEngine } from "../graphql/execution";
 import { VariableValueError } from "../graphql/variables";
 import { logger } from "../logger";
 import { inputSchema, type JsonSchema } from "./json-schema";
-import {
-  BRIEF_BY_ID,
-  BRIEF_OF_PAIR,
-  CREATE_PROJECT,
-  DETAILS,
-  METRIC_CATALOGUE,
-  METRIC_QUERY,
-  PROJECTS,
-  REQUEST_BRIEF,
-  SEARCH,
-  UNLOCK,
-} from "./operations";
+import { DETAILS, METRIC_CATALOGUE, METRIC_QUERY, SEARCH } from "./operations";
+import { installedFeatures } from "../graphql/feature";
+import { definedOnly as variables, oneOf } from "../graphql/mcp-tool";
 
 /** What the tools run on: the engine and the context of one call (authenticated caller, time budget). */
 export interface McpHost {
@@ -56,7 +47,6 @@ interface Tool extends ToolDefinition {
 const SEARCH_ENTITIES = ["districts", "schools", "contacts"] as const;
 const DETAIL_ENTITIES = ["district", "school", "contact"] as const;
 const METRIC_ENTITIES = ["districts", "schools"] as const;
-const BRIEF_ENTITIES = ["district", "school"] as const;
 
 const page = { type: "integer", minimum: 1, maximum: 200, description: "Records per page, 1 to 200 (default 50)." };
 const offset = { type: "integer", minimum: 0, description: "Records to skip, 0 or more (default 0)." };
@@ -87,17 +77,6 @@ function checkArgs(tool: string, args: Args, allowed: readonly string[], require
   for (const name of required) {
     if (args[name] === undefined || args[name] === null) throw new BadRequestError(`${tool}: ${name} is required`);
   }
-}
-
-function oneOf<T extends string>(tool: string, name: string, value: unknown, values: readonly T[]): T {
-  if (typeof value !== "string" || !values.includes(value as T))
-    throw new BadRequestError(`${tool}: ${name} must be one of ${values.join(", ")}`);
-  return value as T;
-}
-
-/** Variables without the undefined ones, so the operation's argument defaults apply. */
-function variables(values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 }
 
 /**
@@ -292,144 +271,21 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
     },
   };
 
-  const unlock: Tool = {
-    name: "unlock",
-    title: "Unlock a district, school or contact",
-    description:
-      "Unlocks one district or school (6 credits) or contact (2 credits; its district or school must be unlocked first) for the caller's " +
-      "organization, as POST /api/v1/unlock with channel mcp. Instant when the record is processed (outcome unlocked), else pending " +
-      "(outcome unlock_pending, credits held until the job finishes); an already unlocked record is not charged again (idempotent). " +
-      "Errors: insufficient_credits, PARENT_ENTITY_LOCKED, not_found.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        entity_type: { type: "string", enum: [...DETAIL_ENTITIES], description: "What to unlock." },
-        entity_id: { type: "string", format: "uuid", description: "Our id of the record (UUID)." },
-        re_extract: { type: "boolean", description: "Districts and schools only: extract again, charged again." },
-        idempotency_key: {
-          type: "string",
-          description: "1-255 visible ASCII characters: a repeat with the same key answers the first result.",
-        },
-      },
-      required: ["entity_type", "entity_id"],
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  // The features' own tools (unlock, briefs, projects ...), declared in their feature.ts (src/graphql/mcp-tool.ts).
+  const featureTools = installedFeatures().mcp.map((spec): Tool => ({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: spec.inputSchema,
+    annotations: spec.annotations,
     async call(host, args) {
-      checkArgs("unlock", args, ["entity_type", "entity_id", "re_extract", "idempotency_key"], ["entity_type", "entity_id"]);
-      const entityType = oneOf("unlock", "entity_type", args.entity_type, DETAIL_ENTITIES);
-      const input = variables({ entityType, entityId: args.entity_id, reExtract: args.re_extract, channel: "mcp" });
-      return run(host, "unlock", UNLOCK, { input, idempotencyKey: args.idempotency_key }, (data) => {
-        const payload = data.unlock as { status_code: number; result: Record<string, unknown> | null };
-        return { status_code: payload.status_code, ...(payload.result ?? {}) };
-      });
+      checkArgs(spec.name, args, spec.args, spec.required);
+      const plan = spec.plan(args);
+      return run(host, spec.name, plan.document, plan.variables, plan.shape);
     },
-  };
+  }));
 
-  const pairProperties = {
-    project_id: { type: "string", format: "uuid", description: "A project of the caller's organization (UUID)." },
-    entity_type: { type: "string", enum: [...BRIEF_ENTITIES], description: "district or school." },
-    entity_id: { type: "string", format: "uuid", description: "Our id of the district or school (UUID)." },
-  };
-
-  const requestBrief: Tool = {
-    name: "request_brief",
-    title: "Request a deep-research brief of a district or school",
-    description:
-      "Requests the brief of a (project, district or school) pair, as POST /api/v1/briefs: starts a build (started true) or reuses the " +
-      "ready brief or the build in flight (started false); never a second build. Builds run in the background: read the result with " +
-      "get_brief (brief_id) until status is ready or failed. Free and pro organizations must follow the entity in the project first " +
-      "(forbidden otherwise); enterprise and internal need not. Errors: forbidden, not_found (project not the caller's, unknown entity).",
-    inputSchema: {
-      type: "object",
-      properties: pairProperties,
-      required: ["project_id", "entity_type", "entity_id"],
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async call(host, args) {
-      checkArgs("request_brief", args, ["project_id", "entity_type", "entity_id"], ["project_id", "entity_type", "entity_id"]);
-      const entityType = oneOf("request_brief", "entity_type", args.entity_type, BRIEF_ENTITIES);
-      const input = { projectId: args.project_id, entityType, entityId: args.entity_id };
-      return run(host, "request_brief", REQUEST_BRIEF, { input }, (data) => data.request_brief as Record<string, unknown>);
-    },
-  };
-
-  const getBrief: Tool = {
-    name: "get_brief",
-    title: "Read a deep-research brief",
-    description:
-      "Reads a brief by brief_id (the poll URL GET /api/v1/briefs/{brief_id}) or by its pair project_id, entity_type, entity_id " +
-      "(GET /api/v1/briefs): { brief } with status building, ready or failed (a build over 60 minutes in building reads failed) and, " +
-      "when ready, the dossier: profile, statistics trend, finance, people (person_key, name, title, contact_id), extracted findings " +
-      "with source_url (when the organization unlocked the entity), events, narrative and data_source per section. brief is null " +
-      "when the pair never had a build; an unknown brief_id is not_found.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        brief_id: { type: "string", format: "uuid", description: "Our id of the brief (from request_brief)." },
-        ...pairProperties,
-      },
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    async call(host, args) {
-      checkArgs("get_brief", args, ["brief_id", "project_id", "entity_type", "entity_id"], []);
-      const byPair = ["project_id", "entity_type", "entity_id"].filter((name) => args[name] !== undefined);
-      if (args.brief_id !== undefined) {
-        if (byPair.length) throw new BadRequestError("get_brief: give brief_id, or project_id, entity_type and entity_id, not both");
-        return run(host, "get_brief", BRIEF_BY_ID, { briefId: args.brief_id }, (data) =>
-          data.brief_by_id ? { brief: data.brief_by_id } : httpError("NOT_FOUND", `brief ${clip(String(args.brief_id))} not found`),
-        );
-      }
-      if (byPair.length !== 3) throw new BadRequestError("get_brief: give brief_id, or project_id, entity_type and entity_id");
-      const entityType = oneOf("get_brief", "entity_type", args.entity_type, BRIEF_ENTITIES);
-      return run(host, "get_brief", BRIEF_OF_PAIR, { projectId: args.project_id, entityType, entityId: args.entity_id }, (data) => ({
-        brief: data.brief ?? null,
-      }));
-    },
-  };
-
-  // Briefs and follows belong to a project: an agent lists or creates one first (issue 20 point 14).
-  const listProjects: Tool = {
-    name: "list_projects",
-    title: "The organization's projects",
-    description:
-      "The projects of the caller's organization, oldest first, as GET /api/v1/projects: { data: [{ id, name, icp, created_at }] }. " +
-      "A project's id is the project_id of request_brief and get_brief.",
-    inputSchema: { type: "object", properties: {}, additionalProperties: false },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    async call(host, args) {
-      checkArgs("list_projects", args, [], []);
-      return run(host, "list_projects", PROJECTS, {}, (data) => ({ data: data.projects }));
-    },
-  };
-
-  const createProject: Tool = {
-    name: "create_project",
-    title: "Create a project",
-    description:
-      "Creates a project of the caller's organization, as POST /api/v1/projects: { data: { id, name, icp, created_at } }. Its id is " +
-      "the project_id of request_brief and get_brief. Each call creates a new project: list_projects first to reuse one.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        name: { type: "string", minLength: 1, maxLength: 200, description: "1 to 200 characters (surrounding spaces are trimmed)." },
-        icp: { type: "object", description: "The ideal-customer profile: any JSON object (optional)." },
-      },
-      required: ["name"],
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    async call(host, args) {
-      checkArgs("create_project", args, ["name", "icp"], ["name"]);
-      return run(host, "create_project", CREATE_PROJECT, { input: variables({ name: args.name, icp: args.icp }) }, (data) => ({
-        data: data.create_project,
-      }));
-    },
-  };
-
-  return [search, details, metrics, metricQuery, unlock, requestBrief, getBrief, listProjects, createProject];
+  return [search, details, metrics, metricQuery, ...featureTools];
 }
 
 /** Calls a tool by name; argument errors come back as bad_request results, like REST's 400 bodies. */

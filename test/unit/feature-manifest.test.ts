@@ -33,7 +33,7 @@ describe("feature manifests", () => {
     expect(missing).toEqual([]);
   });
 
-  it("every loader factory, block, job and feature dictionary is installed", () => {
+  it("every loader factory, block, job, feature dictionary and MCP tool is installed", () => {
     const factories = files(".loaders.ts").flatMap((file) =>
       Object.entries(exportsOf(file)).filter(([name, value]) => /^create\w+Loaders$/.test(name) && typeof value === "function"),
     );
@@ -56,5 +56,9 @@ describe("feature manifests", () => {
     );
     expect(dictionaries.length).toBeGreaterThan(5);
     for (const dictionary of dictionaries) expect(INSTALLED.dictionaries).toContain(dictionary);
+
+    const tools = files(".mcp.ts").flatMap((file) => Object.values(exportsOf(file)).flatMap((v) => (Array.isArray(v) ? v : [])));
+    expect(tools.length).toBeGreaterThanOrEqual(5);
+    for (const tool of tools) expect(INSTALLED.mcp).toContain(tool);
   });
 });

@@ -1,4 +1,5 @@
 import { defineFeature } from "../../../graphql/feature";
+import { projectTools } from "./project.mcp";
 import { projectsDictionary } from "./project.dictionary";
 import { ProjectResolver } from "./project.resolver";
 
@@ -19,4 +20,5 @@ export const projectsFeature = defineFeature({
       status: 201,
     },
   ],
+  mcp: projectTools,
 });

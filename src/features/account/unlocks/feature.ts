@@ -1,5 +1,6 @@
 import { HTTP_DICTIONARY } from "../../../graphql/dictionary/http";
 import { defineFeature } from "../../../graphql/feature";
+import { unlockTools } from "./unlock.mcp";
 import { unlocksDictionary } from "./unlock.dictionary";
 import type { JobDefinition } from "../../../jobs/job";
 import { extractJob } from "./unlock.jobs";
@@ -51,6 +52,7 @@ export const unlocksFeature = defineFeature({
       select: ["unlock_status"],
     },
   ],
+  mcp: unlockTools,
 });
 
 /** A batch item as REST answers it: the single unlock's body, or its error body (generic fields + the present extras). */

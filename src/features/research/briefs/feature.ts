@@ -1,5 +1,6 @@
 import { HTTP_DICTIONARY } from "../../../graphql/dictionary/http";
 import { defineFeature } from "../../../graphql/feature";
+import { briefTools } from "./brief.mcp";
 import type { JobDefinition } from "../../../jobs/job";
 import { briefsDictionary } from "./brief.dictionary";
 import { buildBriefJob } from "./brief.jobs";
@@ -56,4 +57,5 @@ export const briefsFeature = defineFeature({
       },
     },
   ],
+  mcp: briefTools,
 });

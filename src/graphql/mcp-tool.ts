@@ -1,0 +1,41 @@
+/**
+ * A feature's MCP tools, declared in its `feature.ts` as data: the tool's public definition, the arguments it
+ * takes, and the GraphQL operation its checked arguments run (src/mcp/tools.ts runs it on the shared execution
+ * engine, so cost limits, gating and error bodies are those of /graphql and REST).
+ */
+import type { DocumentNode } from "graphql";
+import { BadRequestError, type ErrorBody } from "./errors";
+
+export type ToolArgs = Record<string, unknown>;
+
+/** What one call runs: the operation, its variables, and how its data becomes the tool's payload (an error body: not found ...). */
+export interface McpToolPlan {
+  document: DocumentNode;
+  variables: Record<string, unknown>;
+  shape(data: Record<string, unknown>): Record<string, unknown> | ErrorBody;
+}
+
+export interface McpToolSpec {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: { type: "object"; properties: Record<string, unknown>; required?: string[]; additionalProperties: false };
+  annotations?: Record<string, boolean>;
+  /** The arguments it takes (an unknown one is a bad_request, never ignored) and those it requires. */
+  args: readonly string[];
+  required: readonly string[];
+  /** The operation for these arguments (their names already checked); throws a BadRequestError on a bad value. */
+  plan(args: ToolArgs): McpToolPlan;
+}
+
+/** A tool argument that must be one of `values`. */
+export function oneOf<T extends string>(tool: string, name: string, value: unknown, values: readonly T[]): T {
+  if (typeof value !== "string" || !values.includes(value as T))
+    throw new BadRequestError(`${tool}: ${name} must be one of ${values.join(", ")}`);
+  return value as T;
+}
+
+/** Variables without the undefined ones, so the operation's argument defaults apply. */
+export function definedOnly(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+}
