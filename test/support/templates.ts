@@ -39,7 +39,8 @@ export async function buildTemplates(): Promise<void> {
     }
     process.env[PG_TEMPLATE_ENV] = name;
   } else {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-pglite-template-"));
+    removeOrphanedTemplates();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${TEMPLATE_DIR_PREFIX}${process.pid}-`));
     const db = await createDb({ dataDir: "memory://" });
     try {
       const pglite = db.driver.kind === "embedded" ? db.driver.pglite : undefined;
@@ -57,6 +58,25 @@ export async function buildTemplates(): Promise<void> {
       await db.close();
     }
     process.env[PGLITE_TEMPLATE_ENV] = dir;
+  }
+}
+
+const TEMPLATE_DIR_PREFIX = "edm-pglite-template-";
+
+/** A run killed before its globalTeardown (a timeout, Ctrl-C) leaves its 80 MB directory: the next run removes it. */
+function removeOrphanedTemplates(): void {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    const pid = name.startsWith(TEMPLATE_DIR_PREFIX) ? Number(/^(\d+)-/.exec(name.slice(TEMPLATE_DIR_PREFIX.length))?.[1]) : NaN;
+    if (pid > 0 && !isAlive(pid)) fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
