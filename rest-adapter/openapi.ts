@@ -10,9 +10,7 @@ import {
   getOperationAST,
   GraphQLBoolean,
   GraphQLFloat,
-  GraphQLID,
   GraphQLInt,
-  GraphQLString,
   isEnumType,
   isInputObjectType,
   isInterfaceType,
@@ -24,14 +22,12 @@ import {
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLArgument,
-  type GraphQLEnumType,
   type GraphQLInputField,
   type GraphQLInputType,
   type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLInterfaceType,
   type GraphQLOutputType,
-  type GraphQLScalarType,
   type GraphQLSchema,
   type SelectionSetNode,
   type ValueNode,
@@ -39,6 +35,7 @@ import {
 import { TYPE } from "../src/graphql/dictionary";
 import { fill, HTTP_DICTIONARY as HTTP } from "../src/graphql/dictionary/http";
 import { ERROR_BODY_EXTRAS, errorStatuses, type ErrorCode } from "../src/graphql/errors";
+import { JsonSchemas, nullable, scalarSchema, withDescription } from "../src/graphql/json-schema";
 import { camel, snake } from "../src/graphql/naming";
 import { operationVariables, type VariableSpec } from "./coerce";
 import { isDetailRead, type BodyDoc, type RouteSpec } from "./route";
@@ -118,6 +115,11 @@ interface Usage {
 
 class Builder {
   readonly schemas: Record<string, Json> = {};
+  /** Input types and enums as JSON Schema, written once each into `schemas` (the mapping MCP's tools use too). */
+  private readonly json = new JsonSchemas({
+    propertyName: snake,
+    components: { schemas: this.schemas, prefix: "#/components/schemas/" },
+  });
   private readonly fragmentOwners = new Map<string, string>();
   private readonly errorCodesUsed = new Set<string>(COMMON_ERRORS);
 
@@ -201,7 +203,7 @@ class Builder {
       if (!input) throw new Error(`${spec.method} ${spec.path}: a json-body route's operation needs $input`);
       requestBody = {
         required: isNonNullType(input.type),
-        content: { "application/json": { schema: this.inputSchema(input.type) } },
+        content: { "application/json": { schema: this.json.input(input.type) } },
       };
     }
 
@@ -333,7 +335,7 @@ class Builder {
 
   /** A parameter's schema and description: the variable's type with the default, range and description of the input it feeds. */
   private describedInput(type: GraphQLInputType, usage: Usage | undefined): Json {
-    const schema: Json = { ...this.inputSchema(type), ...this.constraints(type, usage) };
+    const schema: Json = { ...this.json.input(type), ...this.constraints(type, usage) };
     const description = usage?.input?.description;
     return { ...(description ? { description } : {}), schema };
   }
@@ -366,53 +368,7 @@ class Builder {
     if (inner === GraphQLInt) return { ...base, type: "string", pattern: "^-?\\d+$", ...fallback };
     if (inner === GraphQLFloat) return { ...base, type: "string", pattern: "^-?\\d+(\\.\\d+)?([eE][-+]?\\d+)?$", ...fallback };
     if (inner === GraphQLBoolean) return { ...base, type: "string", enum: ["true", "false"], ...fallback };
-    return { ...base, ...this.inputSchema(inner), type: "string" };
-  }
-
-  private inputSchema(type: GraphQLInputType): Json {
-    if (isNonNullType(type)) return this.inputSchema(type.ofType);
-    if (isListType(type)) return { type: "array", items: this.inputSchema(type.ofType) };
-    if (isScalarType(type)) return scalarSchema(type);
-    if (isEnumType(type)) return this.enumRef(type);
-    if (isInputObjectType(type)) {
-      if (!this.schemas[type.name]) {
-        this.schemas[type.name] = {}; // reserved first: input types may refer to themselves
-        const fields = Object.values(type.getFields());
-        const properties: Json = {};
-        for (const field of fields) {
-          // A JSON scalar field's value is the caller's own object, kept as written (router.ts camelKeys).
-          const schema: Json = { ...this.inputSchema(field.type) };
-          if (field.defaultValue !== undefined && field.defaultValue !== null) schema.default = field.defaultValue;
-          const range = field.extensions?.range as { minimum?: number; maximum?: number } | undefined;
-          if (range) Object.assign(schema, range);
-          properties[snake(field.name)] = withDescription(isNonNullType(field.type) ? schema : nullable(schema), field.description);
-        }
-        const required = fields.filter((f) => isNonNullType(f.type) && f.defaultValue === undefined).map((f) => snake(f.name));
-        this.schemas[type.name] = {
-          type: "object",
-          ...(type.description ? { description: type.description } : {}),
-          properties,
-          ...(required.length ? { required } : {}),
-          additionalProperties: false,
-        };
-      }
-      return { $ref: `#/components/schemas/${type.name}` };
-    }
-    throw new Error(`unsupported input type ${String(type)}`);
-  }
-
-  private enumRef(type: GraphQLEnumType): Json {
-    if (!this.schemas[type.name]) {
-      const values = type.getValues();
-      const described = values.filter((v) => v.description);
-      this.schemas[type.name] = {
-        type: "string",
-        ...(type.description ? { description: type.description } : {}),
-        enum: values.map((v) => v.name),
-        ...(described.length ? { "x-enum-descriptions": Object.fromEntries(described.map((v) => [v.name, v.description])) } : {}),
-      };
-    }
-    return { $ref: `#/components/schemas/${type.name}` };
+    return { ...base, ...this.json.input(inner), type: "string" };
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -472,7 +428,7 @@ class Builder {
     let schema: Json;
     if (isListType(type)) schema = { type: "array", items: this.outputSchema(type.ofType, selectionSet, fragments) };
     else if (isScalarType(type)) schema = scalarSchema(type);
-    else if (isEnumType(type)) schema = this.enumRef(type);
+    else if (isEnumType(type)) schema = this.json.enum(type);
     else if (isObjectType(type) || isInterfaceType(type)) schema = this.objectSchema(type, selectionSet, fragments);
     else throw new Error(`unsupported output type ${String(type)}`);
     return present ? schema : nullable(schema);
@@ -584,40 +540,12 @@ function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode
   );
 }
 
-function scalarSchema(type: GraphQLScalarType): Json {
-  if (type === GraphQLString || type === GraphQLID) return { type: "string" };
-  if (type === GraphQLInt) return { type: "integer", format: "int32" };
-  if (type === GraphQLFloat) return { type: "number" };
-  if (type === GraphQLBoolean) return { type: "boolean" };
-  switch (type.name) {
-    case "UUID":
-      return { type: "string", format: "uuid" };
-    case "DateTimeISO":
-      return withDescription({ type: "string", format: "date-time" }, type.description);
-    case "Date":
-      return withDescription({ type: "string", format: "date" }, type.description);
-    default:
-      return withDescription({}, type.description);
-  }
-}
-
-/** The schema that also allows null (3.1: a type list, or anyOf around a reference). */
-function nullable(schema: Json): Json {
-  if (typeof schema.type === "string") return { ...schema, type: [schema.type, "null"] };
-  if (schema.$ref) return { anyOf: [schema, { type: "null" }] };
-  return schema; // any JSON value already includes null
-}
-
 /** A detail body: `{ data: record }`. */
 const wrapped = (body: Json): Json => ({
   type: "object",
   properties: { data: { ...body, description: body.description ?? HTTP.Document.data } },
   required: ["data"],
 });
-
-function withDescription(schema: Json, description: string | null | undefined): Json {
-  return description ? { ...schema, description } : schema;
-}
 
 const pascal = (code: string): string =>
   code

@@ -4,14 +4,21 @@
  * are those of /graphql and REST. Errors come back as tool results with `isError: true` and REST's
  * error body ({ error, message, statusCode, ... }) as text.
  */
-import type { DocumentNode, GraphQLError, GraphQLFormattedError, GraphQLSchema } from "graphql";
+import {
+  isEnumType,
+  isInputObjectType,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+} from "graphql";
 import type { Context } from "../graphql/context";
 import { snake } from "../graphql/naming";
 import { AppError, BadRequestError, clip, echo, fromGraphQLError, httpError, maskError, type ErrorBody } from "../graphql/errors";
 import type { ExecutionEngine } from "../graphql/execution";
+import { JsonSchemas, type JsonSchema } from "../graphql/json-schema";
 import { VariableValueError } from "../graphql/variables";
 import { logger } from "../logger";
-import { inputSchema, type JsonSchema } from "./json-schema";
 import { DETAILS, METRIC_CATALOGUE, METRIC_QUERY, SEARCH } from "./operations";
 import { installedFeatures } from "../graphql/feature";
 import { definedOnly as variables, oneOf } from "../graphql/mcp-tool";
@@ -67,6 +74,19 @@ function errorBody(error: unknown): ErrorBody {
   if (error instanceof AppError) return httpError(error.code, error.message, error.body);
   logger.error("mcp tool error", { error: String((error as Error)?.stack ?? error) });
   return httpError("INTERNAL_SERVER_ERROR", "internal error");
+}
+
+/**
+ * Tool inputs in the JSON Schema the OpenAPI document uses (src/graphql/json-schema.ts), inline so each tool's
+ * schema stands alone, with GraphQL's field names (a filter's keys are the GraphQL input fields).
+ */
+const TOOL_SCHEMAS = new JsonSchemas({ propertyName: (name) => name });
+
+/** The JSON Schema of a named input type (an input object such as DistrictFilter, or an enum). */
+function inputSchema(schema: GraphQLSchema, typeName: string): JsonSchema {
+  const type = schema.getType(typeName);
+  if (!type || !(isInputObjectType(type) || isEnumType(type))) throw new Error(`MCP: ${typeName} is not an input type of the schema`);
+  return { title: typeName, ...TOOL_SCHEMAS.input(type) };
 }
 
 /** Checks the arguments' names (an unknown one is a typo that must not be ignored) and the required ones. */

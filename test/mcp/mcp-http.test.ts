@@ -5,6 +5,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { print } from "graphql";
+import { camel } from "../../src/graphql/naming";
 import { SEARCH } from "../../src/mcp/operations";
 import { createApiKey } from "../../src/features/account/auth/api-key.service";
 import { createOrganization } from "../../src/features/account/organizations/organization.service";
@@ -70,9 +71,40 @@ describe("MCP over streamable HTTP (/mcp)", () => {
     const filters = (search.inputSchema.properties as any).filter.anyOf;
     expect(filters.map((f: any) => f.title)).toEqual(["DistrictFilter", "SchoolFilter", "ContactFilter"]);
     const district = filters[0].properties;
-    expect(district.minEnrollment).toEqual({ type: "integer", description: expect.stringMatching(/Enrolled students/) });
-    expect([...district.locale.enum].sort()).toEqual(["city", "rural", "suburban", "town"]);
+    // The JSON Schema of the OpenAPI document (src/graphql/json-schema.ts), inline, with GraphQL's field names.
+    expect(district.minEnrollment).toEqual({
+      type: ["integer", "null"],
+      format: "int32",
+      description: expect.stringMatching(/Enrolled students/),
+    });
+    expect(district.locale).toMatchObject({ type: ["string", "null"], enum: ["city", "suburban", "town", "rural", null] });
+    expect(district.locale["x-enum-descriptions"].rural).toMatch(/rural/);
     expect(pro.getInstructions()).toMatch(/school years by their fall year/);
+  });
+
+  it("a tool's filter schema is the OpenAPI document's schema of each filter parameter, with GraphQL's names (one mapping)", async () => {
+    const { tools } = await pro.listTools();
+    const filters = (tools.find((tool) => tool.name === "search")!.inputSchema.properties as any).filter.anyOf;
+    const document = (await t.get("/api/v1/openapi.json").expect(200)).body;
+    for (const [i, path] of ["/districts", "/schools", "/contacts"].entries()) {
+      const properties = filters[i].properties;
+      const parameters = document.paths[path].get.parameters.filter((p: any) => p.in === "query" && properties[camel(p.name)]);
+      expect(parameters.length).toBeGreaterThan(5);
+      for (const { name, description, schema } of parameters) {
+        // Named types are components there and inline here; a filter's field may be null (no filter).
+        const inline = (x: any): any =>
+          Array.isArray(x)
+            ? x.map(inline)
+            : x && typeof x === "object"
+              ? x.$ref
+                ? inline(document.components.schemas[x.$ref.split("/").at(-1)])
+                : Object.fromEntries(Object.entries(x).map(([k, v]) => [k, inline(v)]))
+              : x;
+        const own = inline(schema);
+        const expected = { ...own, type: [own.type, "null"], ...(own.enum ? { enum: [...own.enum, null] } : {}), description };
+        expect([path, name, properties[camel(name)]]).toEqual([path, name, expected]);
+      }
+    }
   });
 
   it("search answers what GET /api/v1/districts answers for the same filters, with the cost in _meta", async () => {
