@@ -5,7 +5,7 @@
  */
 import type { Request, Response } from "express";
 import type { DocumentNode, GraphQLError, GraphQLFormattedError } from "graphql";
-import { clip, maskError } from "../src/graphql/errors";
+import { maskError } from "../src/graphql/errors";
 import type { RestAdapterHost } from "../src/graphql/execution";
 import type { Notice } from "../src/graphql/notices";
 import { snake } from "../src/graphql/naming";
@@ -54,11 +54,8 @@ export async function executeRoute(
  */
 export function restMessage(error: VariableValueError): string {
   // Body keys were camelCased from the caller's snake_case (router.ts camelKeys), so snake() gives them back as sent.
-  const path = error.at.map((key) => (typeof key === "number" ? `[${key}]` : `.${snake(key)}`)).join("");
-  if (error.variable === "input" && path) {
-    const property = clip(path.slice(1));
-    return error.problem === "unknown" ? `unknown body property ${property}` : error.describe(`body property ${property}`);
-  }
-  const parameter = clip(`${snake(error.variable)}${path}`);
-  return error.problem === "unknown" ? `unknown parameter ${parameter}` : error.describe(parameter);
+  const place = error.place(snake, snake);
+  if (error.variable === "input" && error.at.length)
+    return error.problem === "unknown" ? `unknown body property ${place}` : error.describe(`body property ${place}`);
+  return error.problem === "unknown" ? `unknown parameter ${place}` : error.describe(place);
 }

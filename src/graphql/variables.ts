@@ -78,6 +78,17 @@ export class VariableValueError extends AppError {
     this.message = this.describe(`Variable "$${variable}"${at.length ? ` at "${clip([variable, ...at].join("."))}"` : ""}`);
   }
 
+  /**
+   * Where the refused value is, in a face's names (clipped: keys may be the client's): the variable, or for
+   * `input` (whose fields are a face's own parameters or arguments) its field, named by `name`; then the path
+   * inside, keys named by `key`, list indexes as [i]: `limit`, `entity_ids[0]`, `filter.minEnrollment`.
+   */
+  place(name: (graphqlName: string) => string, key: (graphqlName: string) => string): string {
+    const [first, ...rest] = this.variable === "input" && this.at.length ? this.at : [this.variable, ...this.at];
+    const keys = [name(String(first)), ...rest.map((k) => (typeof k === "number" ? `[${k}]` : `.${key(k)}`))];
+    return clip(keys.join(""));
+  }
+
   /** The message with `subject` naming the place: a variable, a parameter, a body property, a tool argument. */
   describe(subject: string): string {
     if (this.problem === "required") return `${subject} is required`;

@@ -105,11 +105,7 @@ function checkArgs(tool: string, args: Args, allowed: readonly string[], require
  * (filter keys are GraphQL input fields: filter.minEnrollment); the echoed value is clipped (src/graphql/errors.ts).
  */
 function argumentMessage(tool: string, error: VariableValueError): string {
-  const [first, ...rest] = error.variable === "input" ? error.at : [snake(error.variable), ...error.at];
-  const name = [typeof first === "string" && error.variable === "input" ? snake(first) : first, ...rest]
-    .map((key, i) => (typeof key === "number" ? `[${key}]` : i ? `.${key}` : key))
-    .join("");
-  return error.describe(`${tool}: ${clip(name || snake(error.variable))}`);
+  return error.describe(`${tool}: ${error.place(snake, (key) => key)}`);
 }
 
 /** Runs one operation; `shape` turns its data into the tool's payload (null: the record was not found). */
