@@ -1,10 +1,10 @@
 /** Field dictionary: childcare centers (docs/early-childhood.md). */
-import { limitArg, listArgs, orderEnum, page, SOURCES } from "../../../graphql/dictionary/common";
+import { limitArg, listArgs, page, SOURCES } from "../../../graphql/dictionary/common";
 import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
+import { CHILDCARE_LIST, CHILDCARE_STATUS } from "./childcare.inputs";
 
 const ROSTER = SOURCES.childcare;
 const NO_ROSTER = "Neither bundled roster gives it, so it is null unless another source fills it.";
-const CHILDCARE_STATUS = "active (default): license status active; inactive: any other; all: both. The default applies with ids too.";
 
 export const childcareDictionary: Dictionary = {
   ChildcareCenter: {
@@ -50,22 +50,6 @@ export const childcareDictionary: Dictionary = {
     people: "People named for the center (GET /childcare-centers/{id} serves them).",
     operator: "The operator running it, when its licensee is one.",
   },
-  ChildcareFilter: {
-    [TYPE]: "Filters of the childcare center list (GET /childcare-centers); every given filter must hold.",
-    licenseType: "Any of these license types.",
-    maxCapacity: "Licensed capacity (children), at most.",
-    acceptsSubsidy: "Accepts childcare subsidy (true) or not (false); centers whose roster says nothing match neither.",
-    districtOperated: "Run by a school district (true) or not (false); centers whose roster says nothing match neither.",
-    ids: "Our center ids (UUID).",
-    state: "Two-letter state abbreviations.",
-    county: "County names (exact, case-insensitive; a trailing 'County' is optional).",
-    city: "City names (exact, case-insensitive).",
-    status: CHILDCARE_STATUS,
-    minCapacity: "Licensed capacity (children), at least.",
-    chain: "Chain keys, or `independent` for centers in no chain.",
-    search: "Center or licensee name (contains, case-insensitive), or license number (equals, any case).",
-    updatedSince: "Centers whose record changed at or after this instant (updated_at), for incremental sync.",
-  },
   ChildcareLicenseType: {
     [TYPE]: "Normalized license types (licenseTypeRaw keeps the roster's own).",
     center: "Childcare center.",
@@ -74,16 +58,7 @@ export const childcareDictionary: Dictionary = {
     infant_toddler: "Center serving only ages under 3.",
     other: "Any other type.",
   },
-  ChildcareOrderField: orderEnum("childcare centers", {
-    name: "Center name.",
-    state: "State abbreviation.",
-    capacity: "Licensed capacity (children).",
-    license_type: "License type.",
-    chain: "Chain key.",
-    first_licensed: "Date first licensed.",
-    created_at: "When the record was first stored.",
-    updated_at: "When the record last changed.",
-  }),
+  ...CHILDCARE_LIST.dictionary,
   ChildcareCenterPage: page("childcare centers", "GET /childcare-centers"),
   ChildcarePerson: {
     [TYPE]: "A person named for a childcare center (director, owner, staff).",

@@ -1,20 +1,24 @@
-import { Field, InputType, Int, registerEnumType } from "type-graphql";
-import { DateTimeScalar, UUIDScalar } from "../../../graphql/scalars";
-import { ListArgs, type ListArgsOf } from "../../kits/common/list-kit";
+import { registerEnumType } from "type-graphql";
+import { sql } from "../../../db/sql-template";
+import {
+  anyOfFilter,
+  Bool,
+  countyFilter,
+  defaultedFilter,
+  defineList,
+  enumOf,
+  enumsOf,
+  filter,
+  rangeFilter,
+  statesFilter,
+  Text,
+  Texts,
+  updatedSinceFilter,
+  Uuids,
+} from "../../kits/common/define-list";
+import { checkList, checkText, containsPattern, type ListArgsOf } from "../../kits/common/list-kit";
 
 export const CHILDCARE_MAX_LIMIT = 200;
-
-export enum ChildcareOrderField {
-  name = "name",
-  state = "state",
-  capacity = "capacity",
-  license_type = "license_type",
-  chain = "chain",
-  first_licensed = "first_licensed",
-  created_at = "created_at",
-  updated_at = "updated_at",
-}
-registerEnumType(ChildcareOrderField, { name: "ChildcareOrderField" });
 
 export enum ChildcareLicenseType {
   center = "center",
@@ -32,33 +36,82 @@ export enum ChildcareStatusFilter {
 }
 registerEnumType(ChildcareStatusFilter, { name: "ChildcareStatusFilter" });
 
-/** Every filter of GET /childcare-centers (contract section 6). */
-@InputType()
-export class ChildcareFilter {
-  @Field(() => [String], { nullable: true }) state?: string[];
-  @Field(() => [String], { nullable: true })
-  county?: string[];
-  @Field(() => [String], { nullable: true }) city?: string[];
-  @Field(() => [ChildcareLicenseType], { nullable: true }) licenseType?: ChildcareLicenseType[];
-  @Field(() => ChildcareStatusFilter, { nullable: true }) status?: ChildcareStatusFilter;
-  @Field(() => Int, { nullable: true }) minCapacity?: number;
-  @Field(() => Int, { nullable: true }) maxCapacity?: number;
-  @Field(() => [String], { nullable: true }) chain?: string[];
-  @Field({ nullable: true }) acceptsSubsidy?: boolean;
-  @Field({ nullable: true }) districtOperated?: boolean;
-  @Field({ nullable: true })
-  search?: string;
-  @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
-  @Field(() => DateTimeScalar, {
-    nullable: true,
-  })
-  updatedSince?: Date;
-}
+/** The `chain` filter's word for centers in no chain. */
+export const INDEPENDENT = "independent";
+export const CHILDCARE_STATUS =
+  "active (default): license status active; inactive: any other; all: both. The default applies with ids too.";
 
-/** The arguments of `childcareCenters` (GET /childcare-centers). */
-export const ChildcareListArgs = ListArgs({
-  filter: ChildcareFilter,
-  orderBy: { type: ChildcareOrderField, default: ChildcareOrderField.name },
+/** The childcare center list (GET /childcare-centers, `childcareCenters`, Operator.childcareCenters): every filter and sort, once, over the center `c`. */
+export const CHILDCARE_LIST = defineList({
+  name: "Childcare",
+  items: "childcare centers",
+  description: "Filters of the childcare center list (GET /childcare-centers); every given filter must hold.",
+  filters: [
+    statesFilter(sql`c.state`, "Two-letter state abbreviations."),
+    countyFilter(sql`c.county`, "County names (exact, case-insensitive; a trailing 'County' is optional)."),
+    filter("city", Texts, "City names (exact, case-insensitive).", (names) => {
+      const cities = checkList("city", names, (c) => checkText("city", c).toLowerCase());
+      return sql`lower(c.physical_city) = ANY(${cities}::text[])`;
+    }),
+    anyOfFilter("licenseType", enumsOf(ChildcareLicenseType), sql`c.license_type`, "text", "Any of these license types.", {
+      nonEmpty: true,
+    }),
+    defaultedFilter("status", enumOf(ChildcareStatusFilter), CHILDCARE_STATUS, ChildcareStatusFilter.active, (status) =>
+      status === ChildcareStatusFilter.all ? null : sql`c.license_status = ${status}`,
+    ),
+    rangeFilter("capacity", sql`c.capacity`, {
+      integer: true,
+      min: "Licensed capacity (children), at least.",
+      max: "Licensed capacity (children), at most.",
+    }),
+    filter("chain", Texts, "Chain keys, or `independent` for centers in no chain.", (values) => {
+      const keys = checkList("chain", values, (k) => checkText("chain", k).toLowerCase());
+      const chains = keys.filter((k) => k !== INDEPENDENT);
+      const any = [
+        ...(chains.length ? [sql`c.chain = ANY(${chains}::text[])`] : []),
+        ...(chains.length < keys.length ? [sql`c.chain IS NULL`] : []),
+      ];
+      return sql`(${sql.join(any, " OR ")})`;
+    }),
+    filter(
+      "acceptsSubsidy",
+      Bool,
+      "Accepts childcare subsidy (true) or not (false); centers whose roster says nothing match neither.",
+      (value) => sql`c.accepts_subsidy = ${value}`,
+    ),
+    filter(
+      "districtOperated",
+      Bool,
+      "Run by a school district (true) or not (false); centers whose roster says nothing match neither.",
+      (value) => sql`c.district_operated = ${value}`,
+    ),
+    filter("search", Text, "Center or licensee name (contains, case-insensitive), or license number (equals, any case).", (search) => {
+      const text = checkText("search", search);
+      const pattern = sql.value(containsPattern(text));
+      return sql`(c.name ILIKE ${pattern} OR c.licensee_name ILIKE ${pattern} OR upper(c.license_number) = ${text.toUpperCase()})`;
+    }),
+    anyOfFilter("ids", Uuids, sql`c.id`, "uuid", "Our center ids (UUID).", { nonEmpty: true }),
+    updatedSinceFilter(sql`c.updated_at`, "Centers whose record changed at or after this instant (updated_at), for incremental sync."),
+  ],
+  sorts: {
+    name: { column: "name", description: "Center name." },
+    state: { column: "state", description: "State abbreviation." },
+    capacity: { column: "capacity", description: "Licensed capacity (children)." },
+    license_type: { column: "license_type", description: "License type." },
+    chain: { column: "chain", description: "Chain key." },
+    first_licensed: { column: "first_licensed", description: "Date first licensed." },
+    created_at: { column: "created_at", description: "When the record was first stored." },
+    updated_at: { column: "updated_at", description: "When the record last changed." },
+  },
+  defaultSort: "name",
   maxLimit: CHILDCARE_MAX_LIMIT,
 });
+
+export const ChildcareFilter = CHILDCARE_LIST.Filter;
+export type ChildcareFilter = InstanceType<typeof ChildcareFilter>;
+export const ChildcareOrderField = CHILDCARE_LIST.OrderField;
+export type ChildcareOrderField = keyof typeof ChildcareOrderField;
+
+/** The arguments of `childcareCenters` (GET /childcare-centers). */
+export const ChildcareListArgs = CHILDCARE_LIST.Args;
 export type ChildcareListArgs = ListArgsOf<ChildcareFilter, ChildcareOrderField>;

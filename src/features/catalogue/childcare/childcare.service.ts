@@ -5,17 +5,10 @@
  */
 import type { Db } from "../../../db/client";
 import { SqlParams } from "../../../db/sql";
-import { BadRequestError } from "../../../graphql/errors";
 import {
-  checkList,
-  checkRange,
-  checkState,
-  checkText,
-  updatedSinceValue,
   childPageColumns,
   childPagesSql,
-  containsPattern,
-  countyClause,
+  compileFilter,
   pageArgs,
   pageSql,
   readChildPages,
@@ -24,17 +17,14 @@ import {
   type PageOf,
 } from "../../kits/common/list-kit";
 import {
+  CHILDCARE_LIST,
   CHILDCARE_MAX_LIMIT,
-  ChildcareStatusFilter,
   type ChildcareFilter,
   type ChildcareListArgs,
   type ChildcareOrderField,
 } from "./childcare.inputs";
 import { MERGED_ROOT_CTES, operatorOwnerSql } from "../operators/operator.service";
 import { ChildcareCenter, ChildcarePerson } from "./childcare.type";
-
-/** The `chain` filter's word for centers in no chain. */
-export const INDEPENDENT = "independent";
 
 /** The record's columns over alias `c`. */
 const COLUMNS = `c.id, c.slug, c.name, c.state, c.license_number, c.source, c.physical_address, c.physical_city, c.physical_zip,
@@ -109,61 +99,12 @@ export async function loadChildcarePeople(db: Db, centerIds: readonly string[]):
   });
 }
 
-const ORDER_COLUMNS: Record<ChildcareOrderField, string> = {
-  name: "name",
-  state: "state",
-  capacity: "capacity",
-  license_type: "license_type",
-  chain: "chain",
-  first_licensed: "first_licensed",
-  created_at: "created_at",
-  updated_at: "updated_at",
-};
-
 function order(orderBy: ChildcareOrderField | null | undefined, ascending: boolean | null | undefined) {
-  return (alias: string) => sortClause(alias, ORDER_COLUMNS[orderBy ?? ("name" as ChildcareOrderField)], ascending);
+  return (alias: string) => sortClause(alias, CHILDCARE_LIST.orderColumns[orderBy ?? CHILDCARE_LIST.defaultOrder], ascending);
 }
 
-function whereClauses(filter: ChildcareFilter, p: SqlParams): string[] {
-  const w: string[] = [];
-  if (filter.state != null) w.push(`c.state = ANY(${p.add(checkList("state", filter.state, checkState))}::text[])`);
-  if (filter.county != null) w.push(countyClause("c.county", filter.county, p));
-  if (filter.city != null) {
-    const cities = checkList("city", filter.city, (c) => checkText("city", c).toLowerCase());
-    w.push(`lower(c.physical_city) = ANY(${p.add(cities)}::text[])`);
-  }
-  if (filter.licenseType != null) {
-    if (!filter.licenseType.length) throw new BadRequestError("license_type must be a non-empty comma-separated list");
-    w.push(`c.license_type = ANY(${p.add(filter.licenseType)}::text[])`);
-  }
-  const status = filter.status ?? ChildcareStatusFilter.active;
-  if (status !== ChildcareStatusFilter.all) w.push(`c.license_status = ${p.add(status)}`);
-  checkRange("capacity", filter.minCapacity, filter.maxCapacity, true);
-  if (filter.minCapacity != null) w.push(`c.capacity >= ${p.add(filter.minCapacity)}`);
-  if (filter.maxCapacity != null) w.push(`c.capacity <= ${p.add(filter.maxCapacity)}`);
-  if (filter.chain != null) {
-    const keys = checkList("chain", filter.chain, (k) => checkText("chain", k).toLowerCase());
-    const chains = keys.filter((k) => k !== INDEPENDENT);
-    const any: string[] = [];
-    if (chains.length) any.push(`c.chain = ANY(${p.add(chains)}::text[])`);
-    if (chains.length < keys.length) any.push(`c.chain IS NULL`);
-    w.push(`(${any.join(" OR ")})`);
-  }
-  if (filter.acceptsSubsidy != null) w.push(`c.accepts_subsidy = ${p.add(filter.acceptsSubsidy)}`);
-  if (filter.districtOperated != null) w.push(`c.district_operated = ${p.add(filter.districtOperated)}`);
-  if (filter.search != null) {
-    const text = checkText("search", filter.search);
-    const pattern = p.add(containsPattern(text));
-    w.push(`(c.name ILIKE ${pattern} OR c.licensee_name ILIKE ${pattern} OR upper(c.license_number) = ${p.add(text.toUpperCase())})`);
-  }
-  if (filter.ids != null) {
-    if (!filter.ids.length) throw new BadRequestError("ids must be a non-empty comma-separated list");
-    w.push(`c.id = ANY(${p.add(filter.ids)}::uuid[])`);
-  }
-  const since = updatedSinceValue(filter.updatedSince);
-  if (since != null) w.push(`c.updated_at >= ${p.add(since)}::timestamptz`);
-  return w;
-}
+/** The filter's conditions over the center `c` (CHILDCARE_LIST). */
+const whereClauses = (filter: ChildcareFilter, p: SqlParams): string[] => compileFilter(CHILDCARE_LIST.clauses, filter, p, undefined);
 
 export async function listChildcareCenters(db: Db, args: ChildcareListArgs): Promise<PageOf<ChildcareCenter>> {
   const { limit, offset } = pageArgs(args, CHILDCARE_MAX_LIMIT);

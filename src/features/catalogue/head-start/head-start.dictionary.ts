@@ -1,12 +1,10 @@
 /** Field dictionary: Head Start programs (docs/early-childhood.md). */
-import { limitArg, listArgs, orderEnum, page, SOURCES, USD } from "../../../graphql/dictionary/common";
+import { limitArg, listArgs, page, SOURCES, USD } from "../../../graphql/dictionary/common";
 import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
+import { HEAD_START_LIST, HEAD_START_STATUS, NO_FUNDED_SLOTS } from "./head-start.inputs";
 
 const PIR_LACKS =
   "The PIR extract loaded here has no addresses, contacts, sites or grant amounts, so it is null unless another source fills it.";
-const NO_FUNDED_SLOTS = "The PIR extract loaded here has no funded enrollment, so it is null unless another source fills it.";
-const HEAD_START_STATUS =
-  "active (default): reported in the latest PIR year (2022); no_open_site: not reported in 2022 (grant ended or re-competed); all: both. The default applies with ids and parentProgramId too.";
 
 export const headStartDictionary: Dictionary = {
   HeadStartProgram: {
@@ -50,33 +48,7 @@ export const headStartDictionary: Dictionary = {
     district: "The school district running it, when a district is the recipient.",
     parentProgram: "A delegate's grant (recipient) program.",
   },
-  HeadStartFilter: {
-    [TYPE]: "Filters of the Head Start program list (GET /head-start-programs); every given filter must hold.",
-    maxFundedSlots: `Funded seats at open sites (children), at most. ${NO_FUNDED_SLOTS}`,
-    delegates: "include (default): recipients and delegates; exclude: grant recipients only; only: delegate agencies only.",
-    ids: "Our program ids (UUID).",
-    state: "Two-letter state abbreviations.",
-    county: "County names (exact, case-insensitive).",
-    programType: "Programs having any of these program types (PIR program type).",
-    status: HEAD_START_STATUS,
-    minFundedSlots: `Funded seats at open sites (children), at least. ${NO_FUNDED_SLOTS}`,
-    grantEndAfter: "Grant ends on or after this date (YYYY-MM-DD, inclusive); programs without a grant end date never match.",
-    grantEndBefore: "Grant ends on or before this date (YYYY-MM-DD, inclusive); programs without a grant end date never match.",
-    districtRun: "true: only school-district-run programs; false: none of them.",
-    search: "Program or recipient name (contains, case-insensitive), or grant number (equals).",
-    updatedSince: "Programs whose record changed at or after this instant (updated_at), for incremental sync.",
-    parentProgramId: "Only delegates under this recipient's program.",
-  },
-  HeadStartOrderField: orderEnum("Head Start programs", {
-    name: "Program name.",
-    state: "State abbreviation.",
-    funded_slots: "Funded seats (children).",
-    open_site_count: "Open sites (count).",
-    grant_amount: "Grant amount (USD).",
-    grant_end: "Grant end date.",
-    created_at: "When the record was first stored.",
-    updated_at: "When the record last changed.",
-  }),
+  ...HEAD_START_LIST.dictionary,
   HeadStartProgramPage: page("Head Start programs", "GET /head-start-programs"),
   HeadStartProgramType: {
     [TYPE]: "Head Start program types (PIR program type).",

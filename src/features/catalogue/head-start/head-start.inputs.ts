@@ -1,20 +1,27 @@
-import { Field, InputType, Int, registerEnumType } from "type-graphql";
-import { DateScalar, DateTimeScalar, UUIDScalar } from "../../../graphql/scalars";
-import { ListArgs, type ListArgsOf } from "../../kits/common/list-kit";
+import { registerEnumType } from "type-graphql";
+import { sql } from "../../../db/sql-template";
+import { BadRequestError } from "../../../graphql/errors";
+import {
+  anyOfFilter,
+  Bool,
+  CalendarDate,
+  countyFilter,
+  defaultedFilter,
+  defineList,
+  enumOf,
+  enumsOf,
+  filter,
+  filterGroup,
+  rangeFilter,
+  statesFilter,
+  Text,
+  updatedSinceFilter,
+  Uuid,
+  Uuids,
+} from "../../kits/common/define-list";
+import { checkText, containsPattern, type ListArgsOf } from "../../kits/common/list-kit";
 
 export const HEAD_START_MAX_LIMIT = 200;
-
-export enum HeadStartOrderField {
-  name = "name",
-  state = "state",
-  funded_slots = "funded_slots",
-  open_site_count = "open_site_count",
-  grant_amount = "grant_amount",
-  grant_end = "grant_end",
-  created_at = "created_at",
-  updated_at = "updated_at",
-}
-registerEnumType(HeadStartOrderField, { name: "HeadStartOrderField" });
 
 export enum HeadStartProgramType {
   head_start = "head_start",
@@ -41,34 +48,93 @@ registerEnumType(DelegatesFilter, {
   name: "DelegatesFilter",
 });
 
-/** Every filter of GET /head-start-programs (interface spec). */
-@InputType()
-export class HeadStartFilter {
-  @Field(() => [String], { nullable: true }) state?: string[];
-  @Field(() => [String], { nullable: true }) county?: string[];
-  @Field(() => [HeadStartProgramType], { nullable: true })
-  programType?: HeadStartProgramType[];
-  @Field(() => HeadStartStatusFilter, { nullable: true }) status?: HeadStartStatusFilter;
-  @Field(() => Int, { nullable: true }) minFundedSlots?: number;
-  @Field(() => Int, { nullable: true }) maxFundedSlots?: number;
-  @Field(() => DateScalar, { nullable: true }) grantEndAfter?: string;
-  @Field(() => DateScalar, { nullable: true }) grantEndBefore?: string;
-  @Field(() => DelegatesFilter, { nullable: true }) delegates?: DelegatesFilter;
-  @Field({ nullable: true }) districtRun?: boolean;
-  @Field({ nullable: true })
-  search?: string;
-  @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
-  @Field(() => DateTimeScalar, {
-    nullable: true,
-  })
-  updatedSince?: Date;
-  @Field(() => UUIDScalar, { nullable: true }) parentProgramId?: string;
-}
+/** Why funded seats are mostly null (the filter's and the field's descriptions). */
+export const NO_FUNDED_SLOTS = "The PIR extract loaded here has no funded enrollment, so it is null unless another source fills it.";
+export const HEAD_START_STATUS =
+  "active (default): reported in the latest PIR year (2022); no_open_site: not reported in 2022 (grant ended or re-competed); all: both. The default applies with ids and parentProgramId too.";
 
-/** The arguments of `headStartPrograms` (GET /head-start-programs). */
-export const HeadStartListArgs = ListArgs({
-  filter: HeadStartFilter,
-  orderBy: { type: HeadStartOrderField, default: HeadStartOrderField.name },
+/** The Head Start program list (GET /head-start-programs, `headStartPrograms`, its relations): every filter and sort, once, over the program `h`. */
+export const HEAD_START_LIST = defineList({
+  name: "HeadStart",
+  items: "Head Start programs",
+  description: "Filters of the Head Start program list (GET /head-start-programs); every given filter must hold.",
+  filters: [
+    statesFilter(sql`h.state`, "Two-letter state abbreviations."),
+    countyFilter(sql`h.county`, "County names (exact, case-insensitive)."),
+    filter("programType", enumsOf(HeadStartProgramType), "Programs having any of these program types (PIR program type).", (types) => {
+      if (!types.length) throw new BadRequestError("program_type must be a non-empty comma-separated list");
+      return sql`h.program_types && ${types}::text[]`;
+    }),
+    defaultedFilter("status", enumOf(HeadStartStatusFilter), HEAD_START_STATUS, HeadStartStatusFilter.active, (status) =>
+      status === HeadStartStatusFilter.all ? null : sql`h.status = ${status}`,
+    ),
+    rangeFilter("fundedSlots", sql`h.funded_slots`, {
+      integer: true,
+      min: `Funded seats at open sites (children), at least. ${NO_FUNDED_SLOTS}`,
+      max: `Funded seats at open sites (children), at most. ${NO_FUNDED_SLOTS}`,
+    }),
+    filterGroup(
+      {
+        grantEndAfter: {
+          type: CalendarDate,
+          description: "Grant ends on or after this date (YYYY-MM-DD, inclusive); programs without a grant end date never match.",
+        },
+        grantEndBefore: {
+          type: CalendarDate,
+          description: "Grant ends on or before this date (YYYY-MM-DD, inclusive); programs without a grant end date never match.",
+        },
+      },
+      ({ grantEndAfter: after, grantEndBefore: before }) => {
+        if (after != null && before != null && after > before)
+          throw new BadRequestError("grant_end_after must not be later than grant_end_before");
+        return [
+          ...(after != null ? [sql`h.grant_end >= ${after}::date`] : []),
+          ...(before != null ? [sql`h.grant_end <= ${before}::date`] : []),
+        ];
+      },
+    ),
+    filter(
+      "delegates",
+      enumOf(DelegatesFilter),
+      "include (default): recipients and delegates; exclude: grant recipients only; only: delegate agencies only.",
+      (delegates) =>
+        (delegates === DelegatesFilter.exclude && sql`h.delegate_number IS NULL`) ||
+        (delegates === DelegatesFilter.only && sql`h.delegate_number IS NOT NULL`),
+    ),
+    filter("districtRun", Bool, "true: only school-district-run programs; false: none of them.", (run) =>
+      run ? sql`h.district_id IS NOT NULL` : sql`h.district_id IS NULL`,
+    ),
+    filter("search", Text, "Program or recipient name (contains, case-insensitive), or grant number (equals).", (search) => {
+      const text = checkText("search", search);
+      const pattern = sql.value(containsPattern(text));
+      // A grant number matches exactly (any case), also as grant-delegate (01CH010841-001).
+      const grant = sql.value(text.toUpperCase());
+      return sql`(h.name ILIKE ${pattern} OR h.recipient_name ILIKE ${pattern}
+             OR h.grant_number = ${grant} OR h.grant_number || '-' || h.delegate_number = ${grant})`;
+    }),
+    anyOfFilter("ids", Uuids, sql`h.id`, "uuid", "Our program ids (UUID).", { nonEmpty: true }),
+    updatedSinceFilter(sql`h.updated_at`, "Programs whose record changed at or after this instant (updated_at), for incremental sync."),
+    filter("parentProgramId", Uuid, "Only delegates under this recipient's program.", (id) => sql`h.parent_program_id = ${id}::uuid`),
+  ],
+  sorts: {
+    name: { column: "name", description: "Program name." },
+    state: { column: "state", description: "State abbreviation." },
+    funded_slots: { column: "funded_slots", description: "Funded seats (children)." },
+    open_site_count: { column: "open_site_count", description: "Open sites (count)." },
+    grant_amount: { column: "grant_amount", description: "Grant amount (USD)." },
+    grant_end: { column: "grant_end", description: "Grant end date." },
+    created_at: { column: "created_at", description: "When the record was first stored." },
+    updated_at: { column: "updated_at", description: "When the record last changed." },
+  },
+  defaultSort: "name",
   maxLimit: HEAD_START_MAX_LIMIT,
 });
+
+export const HeadStartFilter = HEAD_START_LIST.Filter;
+export type HeadStartFilter = InstanceType<typeof HeadStartFilter>;
+export const HeadStartOrderField = HEAD_START_LIST.OrderField;
+export type HeadStartOrderField = keyof typeof HeadStartOrderField;
+
+/** The arguments of `headStartPrograms` (GET /head-start-programs). */
+export const HeadStartListArgs = HEAD_START_LIST.Args;
 export type HeadStartListArgs = ListArgsOf<HeadStartFilter, HeadStartOrderField>;

@@ -5,17 +5,10 @@
  */
 import type { Db } from "../../../db/client";
 import { SqlParams } from "../../../db/sql";
-import { BadRequestError } from "../../../graphql/errors";
 import {
-  checkList,
-  checkRange,
-  checkState,
-  checkText,
-  updatedSinceValue,
   childPageColumns,
   childPagesSql,
-  containsPattern,
-  countyClause,
+  compileFilter,
   pageArgs,
   pageSql,
   readChildPages,
@@ -25,9 +18,8 @@ import {
 } from "../../kits/common/list-kit";
 import { MERGED_ROOT_CTES, operatorOwnerSql } from "../operators/operator.service";
 import {
-  DelegatesFilter,
+  HEAD_START_LIST,
   HEAD_START_MAX_LIMIT,
-  HeadStartStatusFilter,
   type HeadStartFilter,
   type HeadStartListArgs,
   type HeadStartOrderField,
@@ -100,59 +92,12 @@ export async function loadHeadStartProgramsByIds(db: Db, ids: readonly string[])
   );
 }
 
-const ORDER_COLUMNS: Record<HeadStartOrderField, string> = {
-  name: "name",
-  state: "state",
-  funded_slots: "funded_slots",
-  open_site_count: "open_site_count",
-  grant_amount: "grant_amount",
-  grant_end: "grant_end",
-  created_at: "created_at",
-  updated_at: "updated_at",
-};
-
 function order(orderBy: HeadStartOrderField | null | undefined, ascending: boolean | null | undefined) {
-  return (alias: string) => sortClause(alias, ORDER_COLUMNS[orderBy ?? ("name" as HeadStartOrderField)], ascending);
+  return (alias: string) => sortClause(alias, HEAD_START_LIST.orderColumns[orderBy ?? HEAD_START_LIST.defaultOrder], ascending);
 }
 
-function whereClauses(filter: HeadStartFilter, p: SqlParams): string[] {
-  const w: string[] = [];
-  if (filter.state != null) w.push(`h.state = ANY(${p.add(checkList("state", filter.state, checkState))}::text[])`);
-  if (filter.county != null) w.push(countyClause("h.county", filter.county, p));
-  if (filter.programType != null) {
-    if (!filter.programType.length) throw new BadRequestError("program_type must be a non-empty comma-separated list");
-    w.push(`h.program_types && ${p.add(filter.programType)}::text[]`);
-  }
-  const status = filter.status ?? HeadStartStatusFilter.active;
-  if (status !== HeadStartStatusFilter.all) w.push(`h.status = ${p.add(status)}`);
-  checkRange("funded_slots", filter.minFundedSlots, filter.maxFundedSlots, true);
-  if (filter.minFundedSlots != null) w.push(`h.funded_slots >= ${p.add(filter.minFundedSlots)}`);
-  if (filter.maxFundedSlots != null) w.push(`h.funded_slots <= ${p.add(filter.maxFundedSlots)}`);
-  if (filter.grantEndAfter != null && filter.grantEndBefore != null && filter.grantEndAfter > filter.grantEndBefore) {
-    throw new BadRequestError("grant_end_after must not be later than grant_end_before");
-  }
-  if (filter.grantEndAfter != null) w.push(`h.grant_end >= ${p.add(filter.grantEndAfter)}::date`);
-  if (filter.grantEndBefore != null) w.push(`h.grant_end <= ${p.add(filter.grantEndBefore)}::date`);
-  if (filter.delegates === DelegatesFilter.exclude) w.push(`h.delegate_number IS NULL`);
-  if (filter.delegates === DelegatesFilter.only) w.push(`h.delegate_number IS NOT NULL`);
-  if (filter.districtRun != null) w.push(filter.districtRun ? `h.district_id IS NOT NULL` : `h.district_id IS NULL`);
-  if (filter.search != null) {
-    const text = checkText("search", filter.search);
-    const pattern = p.add(containsPattern(text));
-    // A grant number matches exactly (any case), also as grant-delegate (01CH010841-001).
-    const grant = p.add(text.toUpperCase());
-    w.push(`(h.name ILIKE ${pattern} OR h.recipient_name ILIKE ${pattern}
-             OR h.grant_number = ${grant} OR h.grant_number || '-' || h.delegate_number = ${grant})`);
-  }
-  if (filter.ids != null) {
-    if (!filter.ids.length) throw new BadRequestError("ids must be a non-empty comma-separated list");
-    w.push(`h.id = ANY(${p.add(filter.ids)}::uuid[])`);
-  }
-  if (filter.parentProgramId != null) w.push(`h.parent_program_id = ${p.add(filter.parentProgramId)}::uuid`);
-  const since = updatedSinceValue(filter.updatedSince);
-  if (since != null) w.push(`h.updated_at >= ${p.add(since)}::timestamptz`);
-  return w;
-}
+/** The filter's conditions over the program `h` (HEAD_START_LIST). */
+const whereClauses = (filter: HeadStartFilter, p: SqlParams): string[] => compileFilter(HEAD_START_LIST.clauses, filter, p, undefined);
 
 export async function listHeadStartPrograms(db: Db, args: HeadStartListArgs): Promise<PageOf<HeadStartProgram>> {
   const { limit, offset } = pageArgs(args, HEAD_START_MAX_LIMIT);

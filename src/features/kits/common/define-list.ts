@@ -15,11 +15,12 @@ import { orderEnum } from "../../../graphql/dictionary/common";
 import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
 import { AppError, BadRequestError } from "../../../graphql/errors";
 import { snake } from "../../../graphql/naming";
-import { DateTimeScalar, UUIDScalar } from "../../../graphql/scalars";
+import { DateScalar, DateTimeScalar, UUIDScalar } from "../../../graphql/scalars";
 import {
   checkFedId,
   checkList,
   checkRange,
+  checkState,
   checkText,
   containsPattern,
   ListArgs,
@@ -47,6 +48,8 @@ export const IntValue = type<number>(() => Int);
 export const FloatValue = type<number>(() => Float);
 export const Uuid = type<string>(() => UUIDScalar);
 export const Instant = type<Date>(() => DateTimeScalar);
+/** A calendar date, YYYY-MM-DD. */
+export const CalendarDate = type<string>(() => DateScalar);
 export const Texts = type<string[]>(() => [String]);
 export const Uuids = type<string[]>(() => [UUIDScalar]);
 /** A value of a registered enum (`E`: the TypeScript enum object). */
@@ -66,8 +69,8 @@ export type Where =
   | undefined
   | false;
 
-export interface FilterField {
-  type: FilterType<unknown>;
+export interface FilterField<V = unknown> {
+  type: FilterType<V>;
   description: string;
 }
 
@@ -96,6 +99,28 @@ export function filter<K extends string, T extends FilterType<unknown>, C = unkn
       return value != null && where(value as Value<T>, context);
     },
   };
+}
+
+/** One input field whose SQL runs whether or not it is given (`fallback`: its value when absent, e.g. a default status). */
+export function defaultedFilter<K extends string, T extends FilterType<unknown>>(
+  name: K,
+  type: T,
+  description: string,
+  fallback: Value<T>,
+  where: (value: Value<T>) => Where,
+): FilterGroup<{ [P in K]?: Value<T> | null }> {
+  return {
+    fields: { [name]: { type, description } } as never,
+    where: (f) => where(((f as Record<string, unknown>)[name] ?? fallback) as Value<T>),
+  };
+}
+
+/** Several input fields checked and compiled together (a pair whose values must agree). */
+export function filterGroup<const D extends Record<string, FilterField<unknown>>, C = unknown>(
+  fields: D,
+  where: (filter: { [K in keyof D]?: (D[K] extends FilterField<infer V> ? V : never) | null }, context: C) => Where,
+): FilterGroup<{ [K in keyof D]?: (D[K] extends FilterField<infer V> ? V : never) | null }, C> {
+  return { fields: fields as never, where };
 }
 
 /**
@@ -132,6 +157,42 @@ export const containsFilter = <K extends string>(name: K, column: SqlFragment, d
 /** `column` equals the text, ignoring case. */
 export const equalsIgnoringCaseFilter = <K extends string>(name: K, column: SqlFragment, description: string) =>
   filter(name, Text, description, (text) => sql`lower(${column}) = lower(${checkText(snake(name), text)})`);
+
+/**
+ * `column` is one of the values (`sqlType`: their SQL type); `nonEmpty`: an empty list (GraphQL can pass one)
+ * is a 400 rather than an empty page.
+ */
+export const anyOfFilter = <K extends string, T extends FilterType<string[]>>(
+  name: K,
+  type: T,
+  column: SqlFragment,
+  sqlType: "uuid" | "text",
+  description: string,
+  options: { nonEmpty?: boolean } = {},
+) =>
+  filter(name, type, description, (values) => {
+    if (options.nonEmpty && !(values as string[]).length)
+      throw new BadRequestError(`${snake(name)} must be a non-empty comma-separated list`);
+    return sql`${column} = ANY(${values}::${sql.raw(sqlType)}[])`;
+  });
+
+/** `state`: two-letter abbreviations, any of them (each checked). */
+export const statesFilter = (column: SqlFragment, description: string) =>
+  filter("state", Texts, description, (states) => sql`${column} = ANY(${checkList("state", states, checkState)}::text[])`);
+
+/**
+ * `county`: exact names, any case, with or without a trailing "County" (rosters write "Lancaster",
+ * "LANCASTER" or "Lancaster County").
+ */
+export const countyFilter = (column: SqlFragment, description: string) =>
+  filter("county", Texts, description, (counties) => {
+    const names = checkList("county", counties, (c) =>
+      checkText("county", c)
+        .toLowerCase()
+        .replace(/\s+county$/, ""),
+    );
+    return sql`regexp_replace(lower(${column}), '\\s+county$', '') = ANY(${names}::text[])`;
+  });
 
 /** Our ids (`ids`): `column` is one of them. */
 export const idsFilter = (column: SqlFragment, description: string) =>
