@@ -26,7 +26,18 @@ import type { AccessSummary } from "../../account/access/access.type";
 import type { Viewer } from "../../account/auth/viewer";
 import { pagination } from "../../kits/common/common.type";
 import { selectColumnsSql } from "../../kits/common/json-rows";
-import { checkColumns, compileFilter, pageArgs, runChecks, sortClause, type FilterCheck, type PageOf } from "../../kits/common/list-kit";
+import {
+  checkColumns,
+  childPageColumns,
+  childPagesSql,
+  compileFilter,
+  pageArgs,
+  readChildPages,
+  runChecks,
+  sortClause,
+  type FilterCheck,
+  type PageOf,
+} from "../../kits/common/list-kit";
 import type { Tx } from "../../../db/transaction";
 import {
   CONTACT_LIST,
@@ -56,17 +67,21 @@ const UNLOCK = "u";
 
 const COLUMNS = selectColumnsSql("c", columnsOf(Contact));
 
-/** Contacts `c` with their parent (`ps` the school, or `pd` the district of a district-level contact) and the caller's unlock. */
-const fromSql = (org: string): string => `contacts c
+/** Contacts `c` with their parent: `ps` the school, or `pd` the district of a district-level contact (LISTED reads them). */
+const WITH_PARENT_SQL = `contacts c
     LEFT JOIN schools ps ON ps.id = c.school_id
-    LEFT JOIN districts pd ON pd.id = c.district_id AND c.school_id IS NULL
+    LEFT JOIN districts pd ON pd.id = c.district_id AND c.school_id IS NULL`;
+
+/** Contacts `c` with their parent and the caller's unlock. */
+const fromSql = (org: string): string => `${WITH_PARENT_SQL}
     ${accessJoinSql(CONTACT_ACCESS, "c", UNLOCK, org)}`;
 
 /**
- * The listing rule: the parent went through extraction: it is completed, or an earlier run extracted it
- * (content_extracted_at) and a re-extraction is running (processing) or failed (error). Status alone would
- * hide every organization's contacts, unlocked ones included, whenever one organization asks for a
- * re-extraction. A contact without a district or school parent is never listed.
+ * The listing rule, the only one (lists, reads by id, the unlock orchestrator, briefs' people): the parent
+ * went through extraction: it is completed, or an earlier run extracted it (content_extracted_at) and a
+ * re-extraction is running (processing) or failed (error). Status alone would hide every organization's
+ * contacts, unlocked ones included, whenever one organization asks for a re-extraction. A contact without
+ * a district or school parent is never listed. Over WITH_PARENT_SQL.
  */
 const LISTED = `(coalesce(ps.status, pd.status) = 'completed' OR coalesce(ps.content_extracted_at, pd.content_extracted_at) IS NOT NULL)`;
 
@@ -178,32 +193,27 @@ export async function loadContactPagesOfParents(
   const column = CONTACT_LIST.orderColumns[args.orderBy ?? CONTACT_LIST.defaultOrder];
   const unique = args.unique !== false;
   const window = " OVER (PARTITION BY m.__parent)";
-  const sql = `WITH matched AS MATERIALIZED (
+  const sql = childPagesSql({
+    with: `WITH matched AS MATERIALIZED (
       SELECT ${unique ? `DISTINCT ON (${owner}, ${PERSON_KEY})` : ""} ${owner} AS __parent, c.id, c.${column}, ${FLAGS}
         FROM ${fromSql(org)}
        WHERE ${LISTED} AND ${owner} = ANY(${p.add(parentIds)}::uuid[])
-       ${unique ? `ORDER BY ${owner}, ${PERSON_KEY}, ${REPRESENTATIVE_ORDER}` : ""}),
-    numbered AS (
-      SELECT m.__parent, m.id AS __id, ${summarySql("m", window)},
-             row_number() OVER (PARTITION BY m.__parent ORDER BY ${sortClause("m", column, args.orderAscending)})::int AS __rn
-        FROM matched m)
-    SELECT n.*, ${COLUMNS}, ${accessColumnsSql(CONTACT_ACCESS, "c", UNLOCK, org)}
-      FROM numbered n JOIN contacts c ON c.id = n.__id ${accessJoinSql(CONTACT_ACCESS, "c", UNLOCK, org)}
-     WHERE n.__rn <= ${p.add(offset + limit)}::bigint AND (n.__rn > ${p.add(offset)} OR n.__rn = 1)
-     ORDER BY n.__parent, n.__rn`;
+       ${unique ? `ORDER BY ${owner}, ${PERSON_KEY}, ${REPRESENTATIVE_ORDER}` : ""})`,
+    rows: `SELECT m.id AS __id, ${summarySql("m", window)}${childPageColumns("m.__parent", sortClause("m", column, args.orderAscending))}
+        FROM matched m`,
+    limit: p.add(limit),
+    offset: p.add(offset),
+    select: `${COLUMNS}, ${accessColumnsSql(CONTACT_ACCESS, "c", UNLOCK, org)}`,
+    join: `JOIN contacts c ON c.id = x.__id ${accessJoinSql(CONTACT_ACCESS, "c", UNLOCK, org)}`,
+  });
   const rows = await db.query<Record<string, unknown>>(sql, p.values);
-  const pages = new Map<string, ContactPageOf>(
-    parentIds.map((id) => [id, { data: [], pagination: pagination(0, limit, offset), _access_summary: summaryOf(undefined) }]),
-  );
-  for (const row of rows) {
-    const page = pages.get(row.__parent as string);
-    if (!page) continue;
-    page._access_summary = summaryOf(row);
-    page.pagination = pagination(page._access_summary.total_results, limit, offset);
-    if (Number(row.__rn) <= offset) continue;
-    page.data.push(present(row, viewer));
-  }
-  return parentIds.map((id) => pages.get(id)!);
+  // Each parent's summary is on each of its rows (row 1 always comes back).
+  const summaries = new Map<unknown, AccessSummary>();
+  for (const row of rows) if (!summaries.has(row.__parent)) summaries.set(row.__parent, summaryOf(row));
+  return readChildPages(rows, parentIds, { limit, offset }, (row) => present(row, viewer)).map((page, i) => ({
+    ...page,
+    _access_summary: summaries.get(parentIds[i]) ?? summaryOf(undefined),
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -215,24 +225,18 @@ export interface ContactUnlockTarget {
   parent: { type: ContactParentKind; id: string };
 }
 
-/** The contact as the unlock orchestrator reads it: null when it does not exist or is not listed (its parent not extracted). */
+/** The contact as the unlock orchestrator reads it: null when it does not exist or is not listed (LISTED). One statement. */
 export async function readContactForUnlock(tx: Tx, id: string): Promise<ContactUnlockTarget | null> {
-  const contact = await tx.contact.findUnique({ where: { id }, select: { district_id: true, school_id: true, enrichment_status: true } });
-  if (!contact) return null;
-  const parent = contact.school_id
-    ? { type: "school" as const, id: contact.school_id }
-    : contact.district_id
-      ? { type: "district" as const, id: contact.district_id }
-      : null;
-  if (!parent) return null;
-  const select = { status: true, content_extracted_at: true } as const;
-  const found =
-    parent.type === "school"
-      ? await tx.school.findUnique({ where: { id: parent.id }, select })
-      : await tx.district.findUnique({ where: { id: parent.id }, select });
-  // LISTED's rule: completed, or extracted by an earlier run.
-  if (!found || (found.status !== "completed" && found.content_extracted_at == null)) return null;
-  return { extracted: contact.enrichment_status === "completed", parent };
+  const [row] = await tx.$queryRawUnsafe<{ school_id: string | null; district_id: string | null; extracted: boolean }[]>(
+    `SELECT c.school_id, c.district_id, coalesce(c.enrichment_status = 'completed', false) AS extracted
+       FROM ${WITH_PARENT_SQL}
+      WHERE c.id = $1::uuid AND ${LISTED}`,
+    id,
+  );
+  if (!row) return null;
+  // Listed, so it has a parent: its school, else its district.
+  const parent = row.school_id ? { type: "school" as const, id: row.school_id } : { type: "district" as const, id: row.district_id! };
+  return { extracted: row.extracted, parent };
 }
 
 /** 403 PARENT_ENTITY_LOCKED unless the caller's organization unlocked the contact's parent (a pending parent unlock is still locked). */
@@ -284,9 +288,7 @@ export async function listedContactsOfParent(
   const sql = `SELECT * FROM (
       SELECT DISTINCT ON (${NAME_KEY_SQL("c.name")}) c.id, c.name, c.title, c.is_district_contact, c.source_url, c.data_source,
              ${NAME_KEY_SQL("c.name")} AS name_key
-        FROM contacts c
-        LEFT JOIN schools ps ON ps.id = c.school_id
-        LEFT JOIN districts pd ON pd.id = c.district_id AND c.school_id IS NULL
+        FROM ${WITH_PARENT_SQL}
        WHERE ${where.join(" AND ")}
        ORDER BY ${NAME_KEY_SQL("c.name")}, (c.enrichment_status = 'completed') DESC, c.last_updated_at DESC, c.id) people
      WHERE name_key <> ''

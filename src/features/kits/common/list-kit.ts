@@ -207,10 +207,18 @@ export const childPageColumns = (parent: string, order: string): string =>
  * Operator.childcareCenters ...). `rows` selects the asked parents' children with `childPageColumns`;
  * the window keeps each parent's rows of the page, and row 1 always, so a parent whose page lies past its
  * end still reports its total. `with`: leading `WITH [RECURSIVE] ...` entries `rows` uses. The bounds are
- * bigint: offset + limit passes the int range at the largest offset (a 500 before).
+ * bigint: offset + limit passes the int range at the largest offset (a 500 before). `join` and `select`
+ * (as in pageSql): `rows` numbers narrow tuples, and only the kept rows are read in full, joined to `x`.
  */
-export function childPagesSql(parts: { with?: string; rows: string; limit: string; offset: string }): string {
-  return `${parts.with ?? ""} SELECT * FROM (${parts.rows}) x
+export function childPagesSql(parts: {
+  with?: string;
+  rows: string;
+  limit: string;
+  offset: string;
+  select?: string;
+  join?: string;
+}): string {
+  return `${parts.with ?? ""} SELECT ${parts.select ? `x.*, ${parts.select}` : "*"} FROM (${parts.rows}) x ${parts.join ?? ""}
     WHERE x.__rn <= ${parts.offset}::bigint + ${parts.limit}::bigint AND (x.__rn > ${parts.offset}::bigint OR x.__rn = 1)
     ORDER BY x.__parent, x.__rn`;
 }
