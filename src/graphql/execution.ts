@@ -161,24 +161,35 @@ export class ExecutionEngine {
    * `cost` is the operation's cost with those variables (also when it was refused for it); `notices` what the
    * resolvers noted (notices.ts), when any.
    */
-  async executeRest(
-    document: DocumentNode,
-    variables: Record<string, unknown>,
-    context: () => Context,
-  ): Promise<ExecutionResult & { cost?: number; notices?: Notice[] }> {
+  executeRest(document: DocumentNode, variables: Record<string, unknown>, context: () => Context): Promise<RestResult> {
+    return this.runRest(this.admitRest(document, variables), context);
+  }
+
+  /**
+   * A REST operation's admission with the request's variables: its coerced values and cost, computed once
+   * for the request (the rate limits' scheduler and meter read this cost: rate-limit.metering.ts), or its
+   * refusal, with the cost when the variables were accepted.
+   */
+  admitRest(document: DocumentNode, variables: Record<string, unknown>): RestAdmission {
     if (!this.restOperations.has(document)) this.prepareRest(document);
     const { query, operation } = this.restOperations.get(document)!;
     let cost: number | undefined;
-    let values: Record<string, unknown>;
     try {
-      values = this.variables(operation, variables);
+      const values = this.variables(operation, variables);
       cost = this.cost(document, operation, values);
       this.admit(document, operation, values, cost);
+      return { cost, run: (ctx) => query.query(undefined, ctx, values) as Promise<ExecutionResult> };
     } catch (error) {
-      return { errors: [error as GraphQLError], cost };
+      return { cost, refused: error as GraphQLError };
     }
+  }
+
+  /** Runs an admitted operation (`context` is asked only then), or answers its refusal. */
+  async runRest(admission: RestAdmission, context: () => Context): Promise<RestResult> {
+    const { cost } = admission;
+    if (admission.refused) return { errors: [admission.refused], cost };
     const ctx = context();
-    const result = coded((await query.query(undefined, ctx, values)) as ExecutionResult);
+    const result = coded(await admission.run(ctx));
     return { ...result, cost, ...(ctx.notices?.length ? { notices: ctx.notices } : {}) };
   }
 
@@ -216,6 +227,14 @@ function coded(result: ExecutionResult): ExecutionResult {
     errors: result.errors.map((error) => (error.extensions?.code ? error : new AppError("BAD_USER_INPUT", clip(error.message, 500)))),
   };
 }
+
+/** A REST operation's result, with its cost and the resolvers' notices. */
+export type RestResult = ExecutionResult & { cost?: number; notices?: Notice[] };
+
+/** A REST operation with the request's variables, admitted (`run`) or refused; `cost` when the variables were accepted. */
+export type RestAdmission =
+  | { cost: number; refused?: undefined; run(context: Context): Promise<ExecutionResult> }
+  | { cost: number | undefined; refused: GraphQLError };
 
 /** What the REST adapter gets: the engine and the per-request context of an authenticated request. */
 export interface RestAdapterHost {

@@ -273,6 +273,27 @@ describe("rate limits per key and plan", () => {
       expect(Number(after.headers["retry-after"])).toBeGreaterThan(1000);
     });
 
+    it("computes a REST or MCP request's query cost once: the scheduler waits by and the meter spends the admission's", async () => {
+      // The free key: its budget is the test default's, so the enterprise budget stays untouched for the next test.
+      const cost = jest.spyOn(t.engine, "cost");
+      try {
+        const rest = await t.get("/api/v1/districts?limit=1&order_by=name", "free").expect(200);
+        expect(cost).toHaveBeenCalledTimes(1);
+        expect(cost.mock.results[0]!.value).toBe(Number(rest.headers["x-query-cost"]));
+        cost.mockClear();
+        const mcp = await t.http
+          .post("/mcp")
+          .set("Authorization", `Bearer ${t.keys.free}`)
+          .set("Accept", "application/json, text/event-stream")
+          .send(mcpBatch(1)[0]!);
+        expect(mcp.status).toBe(200);
+        expect(mcp.body.result.isError).toBeFalsy();
+        expect(cost).toHaveBeenCalledTimes(1);
+      } finally {
+        cost.mockRestore();
+      }
+    });
+
     it("counts GraphQL's cost the same way", async () => {
       // The enterprise key has the same budget, untouched.
       const first = await t.http
