@@ -1,6 +1,7 @@
 /** Field dictionary: associations (docs/associations.md). Every association row loaded today is demo data. */
-import { limitArg, listArgs, orderEnum, page, SOURCES } from "../../../graphql/dictionary/common";
+import { limitArg, listArgs, page, SOURCES } from "../../../graphql/dictionary/common";
 import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
+import { ASSOCIATION_LIST } from "./association.inputs";
 
 export const associationsDictionary: Dictionary = {
   Association: {
@@ -31,14 +32,6 @@ export const associationsDictionary: Dictionary = {
     "sections(limit)": limitArg(200),
     parent: "The association this one is a section of.",
   },
-  AssociationFilter: {
-    [TYPE]: "Filters of the association list (GET /associations); every given filter must hold.",
-    kind: "Associations of any of these kinds (AssociationKind).",
-    ids: "Our association ids (UUID).",
-    state: "Two-letter state abbreviations.",
-    search: "Name or short name contains it (case-insensitive); at most 200 characters.",
-    parentAssociationId: "Only the sections under this association.",
-  },
   AssociationKind: {
     [TYPE]: "What kind of body an association is.",
     state_athletic_association: "State high school athletic association.",
@@ -48,12 +41,7 @@ export const associationsDictionary: Dictionary = {
     principals_association: "State principals' association.",
     other: "Any other body, e.g. a section of an athletic association.",
   },
-  AssociationOrderField: orderEnum("associations", {
-    name: "Association name.",
-    state: "State abbreviation.",
-    member_school_count: "Member schools.",
-    created_at: "When the record was first stored.",
-  }),
+  ...ASSOCIATION_LIST.dictionary,
   AssociationPage: page("associations", "GET /associations"),
   AssociationPerson: {
     [TYPE]: "A person named for an association. A redacted person holds a seat whose holder is not published.",

@@ -1,6 +1,8 @@
-import { Field, InputType, registerEnumType } from "type-graphql";
-import { UUIDScalar } from "../../../graphql/scalars";
-import { LimitArgs, ListArgs, type LimitArgsOf, type ListArgsOf } from "../../kits/common/list-kit";
+import { registerEnumType } from "type-graphql";
+import { sql } from "../../../db/sql-template";
+import { BadRequestError } from "../../../graphql/errors";
+import { anyOfFilter, defineList, enumsOf, filter, statesFilter, Text, Uuid, Uuids } from "../../kits/common/define-list";
+import { checkText, containsPattern, LimitArgs, type LimitArgsOf, type ListArgsOf } from "../../kits/common/list-kit";
 
 export const ASSOCIATION_MAX_LIMIT = 200;
 /** Association.people and Association.sections: at most this many per association (GET /associations/{id} asks for the maximum). */
@@ -10,14 +12,6 @@ export const ASSOCIATION_NESTED_DEFAULT_LIMIT = 50;
 /** The arguments of Association.people and Association.sections. */
 export const AssociationNestedArgs = LimitArgs({ defaultLimit: ASSOCIATION_NESTED_DEFAULT_LIMIT, maxLimit: ASSOCIATION_NESTED_MAX_LIMIT });
 export type AssociationNestedArgs = LimitArgsOf;
-
-export enum AssociationOrderField {
-  name = "name",
-  state = "state",
-  member_school_count = "member_school_count",
-  created_at = "created_at",
-}
-registerEnumType(AssociationOrderField, { name: "AssociationOrderField" });
 
 /** Association kinds (contract section 9). */
 export enum AssociationKind {
@@ -30,22 +24,39 @@ export enum AssociationKind {
 }
 registerEnumType(AssociationKind, { name: "AssociationKind" });
 
-/** Every filter of GET /associations (contract section 6). */
-@InputType()
-export class AssociationFilter {
-  @Field(() => [String], { nullable: true }) state?: string[];
-  @Field(() => [AssociationKind], { nullable: true }) kind?: AssociationKind[];
-  @Field({ nullable: true })
-  search?: string;
-  @Field(() => [UUIDScalar], { nullable: true }) ids?: string[];
-  @Field(() => UUIDScalar, { nullable: true })
-  parentAssociationId?: string;
-}
-
-/** The arguments of `associations` (GET /associations). */
-export const AssociationListArgs = ListArgs({
-  filter: AssociationFilter,
-  orderBy: { type: AssociationOrderField, default: AssociationOrderField.name },
+/** The association list (GET /associations, `associations`): every filter and sort, once, over the association `a`. */
+export const ASSOCIATION_LIST = defineList({
+  name: "Association",
+  items: "associations",
+  description: "Filters of the association list (GET /associations); every given filter must hold.",
+  filters: [
+    statesFilter(sql`a.state`, "Two-letter state abbreviations."),
+    filter("kind", enumsOf(AssociationKind), "Associations of any of these kinds (AssociationKind).", (kinds) => {
+      if (!kinds.length) throw new BadRequestError("kind must be a non-empty comma-separated list");
+      return sql`a.kind = ANY(${[...new Set(kinds)]}::text[])`;
+    }),
+    filter("search", Text, "Name or short name contains it (case-insensitive); at most 200 characters.", (search) => {
+      const pattern = sql.value(containsPattern(checkText("search", search)));
+      return sql`(a.name ILIKE ${pattern} OR a.short_name ILIKE ${pattern})`;
+    }),
+    anyOfFilter("ids", Uuids, sql`a.id`, "uuid", "Our association ids (UUID).", { nonEmpty: true }),
+    filter("parentAssociationId", Uuid, "Only the sections under this association.", (id) => sql`a.parent_association_id = ${id}::uuid`),
+  ],
+  sorts: {
+    name: { column: "name", description: "Association name." },
+    state: { column: "state", description: "State abbreviation." },
+    member_school_count: { column: "member_school_count", description: "Member schools." },
+    created_at: { column: "created_at", description: "When the record was first stored." },
+  },
+  defaultSort: "name",
   maxLimit: ASSOCIATION_MAX_LIMIT,
 });
+
+export const AssociationFilter = ASSOCIATION_LIST.Filter;
+export type AssociationFilter = InstanceType<typeof AssociationFilter>;
+export const AssociationOrderField = ASSOCIATION_LIST.OrderField;
+export type AssociationOrderField = keyof typeof AssociationOrderField;
+
+/** The arguments of `associations` (GET /associations). */
+export const AssociationListArgs = ASSOCIATION_LIST.Args;
 export type AssociationListArgs = ListArgsOf<AssociationFilter, AssociationOrderField>;

@@ -8,19 +8,8 @@ import { byKeys } from "../../../db/batch";
 import type { Db } from "../../../db/client";
 import type { Prisma } from "../../../db/generated/client";
 import { SqlParams } from "../../../db/sql";
-import { BadRequestError } from "../../../graphql/errors";
-import {
-  checkList,
-  checkState,
-  checkText,
-  containsPattern,
-  pageArgs,
-  pageSql,
-  readPage,
-  sortClause,
-  type PageOf,
-} from "../../kits/common/list-kit";
-import { ASSOCIATION_MAX_LIMIT, type AssociationFilter, type AssociationListArgs, type AssociationOrderField } from "./association.inputs";
+import { compileFilter, pageArgs, pageSql, readPage, sortClause, type PageOf } from "../../kits/common/list-kit";
+import { ASSOCIATION_LIST, ASSOCIATION_MAX_LIMIT, type AssociationListArgs } from "./association.inputs";
 import { Association, AssociationPerson, REDACTED_NAME } from "./association.type";
 
 /** The record's columns over alias `a` (the association) and `pa` (its parent: JOIN). */
@@ -102,43 +91,17 @@ export async function loadAssociationPeople(db: Db, associationIds: readonly str
   );
 }
 
-const ORDER_COLUMNS: Record<AssociationOrderField, string> = {
-  name: "name",
-  state: "state",
-  member_school_count: "member_school_count",
-  created_at: "created_at",
-};
-
-function whereClauses(filter: AssociationFilter, p: SqlParams): string[] {
-  const w: string[] = [];
-  if (filter.state != null) w.push(`a.state = ANY(${p.add(checkList("state", filter.state, checkState))}::text[])`);
-  if (filter.kind != null) {
-    if (!filter.kind.length) throw new BadRequestError("kind must be a non-empty comma-separated list");
-    w.push(`a.kind = ANY(${p.add([...new Set(filter.kind)])}::text[])`);
-  }
-  if (filter.search != null) {
-    const pattern = p.add(containsPattern(checkText("search", filter.search)));
-    w.push(`(a.name ILIKE ${pattern} OR a.short_name ILIKE ${pattern})`);
-  }
-  if (filter.ids != null) {
-    if (!filter.ids.length) throw new BadRequestError("ids must be a non-empty comma-separated list");
-    w.push(`a.id = ANY(${p.add(filter.ids)}::uuid[])`);
-  }
-  if (filter.parentAssociationId != null) w.push(`a.parent_association_id = ${p.add(filter.parentAssociationId)}::uuid`);
-  return w;
-}
-
 /** GET /associations: one page and its total. */
 export async function listAssociations(db: Db, args: AssociationListArgs): Promise<PageOf<Association>> {
   const { limit, offset } = pageArgs(args, ASSOCIATION_MAX_LIMIT);
   const p = new SqlParams();
-  const where = whereClauses(args.filter ?? {}, p);
+  const where = compileFilter(ASSOCIATION_LIST.clauses, args.filter ?? {}, p, undefined);
   // Hand-written list page, one statement with page and total, as every list (list kit): Prisma would
   // need a second statement for the total.
   const sql = pageSql({
     from: "associations a",
     where,
-    order: sortClause("a", ORDER_COLUMNS[args.orderBy ?? ("name" as AssociationOrderField)], args.orderAscending),
+    order: sortClause("a", ASSOCIATION_LIST.orderColumns[args.orderBy ?? ASSOCIATION_LIST.defaultOrder], args.orderAscending),
     keep: "a.id AS __id",
     countAll: "(SELECT count(*) FROM associations)",
     limit: p.add(limit),

@@ -1,6 +1,7 @@
 /** Field dictionary: operators of early-childhood programs (docs/early-childhood.md). */
-import { limitArg, listArgs, orderEnum, page, SOURCES, USD } from "../../../graphql/dictionary/common";
+import { limitArg, listArgs, page, SOURCES, USD } from "../../../graphql/dictionary/common";
 import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
+import { OPERATOR_LIST } from "./operator.inputs";
 
 const NOT_IN_BMF = "No bundled file fills it (null unless another source writes it).";
 /** Operator money: a Form 990 return on file wins over the IRS master file (docs/early-childhood.md, "990 figures"). */
@@ -52,40 +53,7 @@ export const operatorsDictionary: Dictionary = {
       "A page of the childcare centers the operator runs, with those of operators merged into it (the list's filters, default status active: unfiltered, the total is its centerCount; default order name).",
     "childcareCenters(limit)": limitArg(200),
   },
-  OperatorFilter: {
-    [TYPE]: "Filters of the operator list (GET /operators); every given filter must hold.",
-    maxCenters: "Active childcare centers it runs (centerCount, scoped by state) at most.",
-    maxCapacity: "Summed licensed capacity (children) of its active centers (centerSeats) at most.",
-    maxTotalRevenue: "Total revenue (totalRevenue, USD) at most; may be negative.",
-    maxGovernmentGrants: "Government grants (governmentGrants, USD) at most; may be negative.",
-    state: "Two-letter states where it runs active centers or open Head Start programs; also scopes the counts to them.",
-    kind: "Any case: nonprofit, company, government, tribe, church, other.",
-    minCenters: "Active childcare centers it runs (centerCount, scoped by state) at least, 0 to 2147483647.",
-    minCapacity: "Summed licensed capacity (children) of its active centers (centerSeats) at least.",
-    hasOpenHeadStart: "Runs a Head Start program with an open site (true) or none (false).",
-    minTotalRevenue: "Total revenue (totalRevenue, USD) at least; may be negative.",
-    minGovernmentGrants: "Government grants (governmentGrants, USD) at least; may be negative.",
-    contractor:
-      "Paid a contractor over $100,000 whose name contains one of these names (joined by |, at most 20, each at most 200 characters), ignoring case, spaces and punctuation. 990-EZ returns never match.",
-    contractorMode:
-      "any (default): match contractors on any current Form 990 return; latest: only on the latest return. Without contractor it does nothing.",
-    search: "Name contains it (case-insensitive), or the EIN equals it; at most 200 characters.",
-    ids: "Our operator ids (UUID); an id merged into another operator reads as the operator it became.",
-    updatedSince: "Operators whose record changed at or after this instant (updated_at), for incremental sync.",
-  },
-  OperatorOrderField: orderEnum("operators", {
-    name: "Organization name.",
-    state: "State abbreviation.",
-    kind: "Kind (nonprofit, company ...).",
-    center_count: "Active childcare centers (count).",
-    center_seats: "Summed licensed capacity of active centers (children).",
-    head_start_count: "Head Start programs with an open site (count).",
-    head_start_slots: "Summed funded slots of those programs (children).",
-    total_revenue: "Total revenue (USD; latest Form 990 return, else IRS EO BMF).",
-    government_grants: "Government grants (USD; latest Form 990 return).",
-    created_at: "When the record was first stored.",
-    updated_at: "When the record last changed.",
-  }),
+  ...OPERATOR_LIST.dictionary,
   OperatorPage: page("operators", "GET /operators"),
   ContractorMatch: {
     [TYPE]: "A contractor the operator's latest Form 990 reports paying over $100,000 (Schedule/Part VII section B).",

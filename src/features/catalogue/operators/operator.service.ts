@@ -9,24 +9,11 @@
  */
 import type { Db } from "../../../db/client";
 import { SqlParams } from "../../../db/sql";
-import { BadRequestError, echo } from "../../../graphql/errors";
-import {
-  checkList,
-  checkRange,
-  checkState,
-  checkText,
-  updatedSinceValue,
-  containsPattern,
-  pageArgs,
-  pageSql,
-  readPage,
-  sortClause,
-  type PageOf,
-} from "../../kits/common/list-kit";
-import { ContractorMode, OPERATOR_MAX_LIMIT, type OperatorFilter, type OperatorListArgs, type OperatorOrderField } from "./operator.inputs";
+import { BadRequestError } from "../../../graphql/errors";
+import { checkList, checkState, compileFilter, pageArgs, pageSql, readPage, sortClause, type PageOf } from "../../kits/common/list-kit";
+import { ContractorMode, OPERATOR_LIST, OPERATOR_MAX_LIMIT, type OperatorListArgs, type OperatorOrderField } from "./operator.inputs";
 import { Operator } from "./operator.type";
 
-export const OPERATOR_KINDS = ["nonprofit", "company", "government", "tribe", "church", "other"] as const;
 /** Contract section 6: the contractors a 990 lists as paid over this amount. */
 export const CONTRACTOR_THRESHOLD = 100000;
 const CONTRACTOR_MAX_NAMES = 20;
@@ -59,25 +46,6 @@ function contractorPatterns(raw: string): string[] {
     if (!key) throw new BadRequestError(`contractor name "${name}" has no letters or digits`);
     return `%${key}%`;
   });
-}
-
-function checkKind(kind: string): string {
-  const k = kind.toLowerCase();
-  if (!(OPERATOR_KINDS as readonly string[]).includes(k)) {
-    throw new BadRequestError(`kind must be one of ${OPERATOR_KINDS.join(", ")} (any case); got ${echo(kind)}`);
-  }
-  return k;
-}
-
-/** Money bounds may be negative (a 990 can report negative revenue); they must be finite and ordered. */
-function checkMoneyRange(name: string, min: number | null | undefined, max: number | null | undefined): void {
-  for (const [which, value] of [
-    ["min", min],
-    ["max", max],
-  ] as const) {
-    if (value != null && !Number.isFinite(value)) throw new BadRequestError(`${which}_${name} must be a number`);
-  }
-  if (min != null && max != null && min > max) throw new BadRequestError(`min_${name} must not exceed max_${name}`);
 }
 
 /** Fiscal year end (YYYY-MM-DD) of an IRS tax period YYYYMM: the last day of that month. */
@@ -228,54 +196,8 @@ export async function loadOperatorsByIds(db: Db, ids: readonly string[]): Promis
   return rows.map((row) => presentOperator(row) as OperatorRow & { __key: string });
 }
 
-const ORDER_COLUMNS: Record<OperatorOrderField, string> = {
-  name: "name",
-  state: "state",
-  kind: "kind",
-  center_count: "center_count",
-  center_seats: "center_seats",
-  head_start_count: "head_start_count",
-  head_start_slots: "head_start_slots",
-  total_revenue: "total_revenue",
-  government_grants: "government_grants",
-  created_at: "created_at",
-  updated_at: "updated_at",
-};
-
 function orderClause(alias: string, orderBy: OperatorOrderField | null | undefined, ascending: boolean | null | undefined): string {
-  return sortClause(alias, ORDER_COLUMNS[orderBy ?? ("name" as OperatorOrderField)], ascending);
-}
-
-/** WHERE clauses over `x` (the computed record). */
-function whereClauses(filter: OperatorFilter, p: SqlParams, states: string[] | null): string[] {
-  const w: string[] = [];
-  // Runs active centers or open programs in one of the states: the scoped counts say so.
-  if (states) w.push(`(x.center_count > 0 OR x.head_start_count > 0)`);
-  if (filter.kind != null) w.push(`lower(x.kind) = ANY(${p.add(checkList("kind", filter.kind, checkKind))}::text[])`);
-  checkRange("centers", filter.minCenters, filter.maxCenters, true);
-  if (filter.minCenters != null) w.push(`x.center_count >= ${p.add(filter.minCenters)}`);
-  if (filter.maxCenters != null) w.push(`x.center_count <= ${p.add(filter.maxCenters)}`);
-  checkRange("capacity", filter.minCapacity, filter.maxCapacity, true);
-  if (filter.minCapacity != null) w.push(`x.center_seats >= ${p.add(filter.minCapacity)}`);
-  if (filter.maxCapacity != null) w.push(`x.center_seats <= ${p.add(filter.maxCapacity)}`);
-  if (filter.hasOpenHeadStart != null) w.push(filter.hasOpenHeadStart ? `x.head_start_count > 0` : `x.head_start_count = 0`);
-  checkMoneyRange("total_revenue", filter.minTotalRevenue, filter.maxTotalRevenue);
-  if (filter.minTotalRevenue != null) w.push(`x.total_revenue >= ${p.add(filter.minTotalRevenue)}`);
-  if (filter.maxTotalRevenue != null) w.push(`x.total_revenue <= ${p.add(filter.maxTotalRevenue)}`);
-  checkMoneyRange("government_grants", filter.minGovernmentGrants, filter.maxGovernmentGrants);
-  if (filter.minGovernmentGrants != null) w.push(`x.government_grants >= ${p.add(filter.minGovernmentGrants)}`);
-  if (filter.maxGovernmentGrants != null) w.push(`x.government_grants <= ${p.add(filter.maxGovernmentGrants)}`);
-  if (filter.contractor != null) w.push(`x.contractor_paid IS NOT NULL`);
-  if (filter.search != null) {
-    const text = checkText("search", filter.search);
-    // A tax id is compared exactly (the usual 12-3456789 spelling is accepted for the stored 123456789).
-    const ein = /^\d{2}-\d{7}$/.test(text) ? text.replace("-", "") : text;
-    w.push(`(x.name ILIKE ${p.add(containsPattern(text))} OR x.ein = ${p.add(ein)})`);
-  }
-  if (filter.ids != null) w.push(`x.id IN (SELECT root FROM wanted)`);
-  const since = updatedSinceValue(filter.updatedSince);
-  if (since != null) w.push(`x.updated_at >= ${p.add(since)}::timestamptz`);
-  return w;
+  return sortClause(alias, OPERATOR_LIST.orderColumns[orderBy ?? OPERATOR_LIST.defaultOrder], ascending);
 }
 
 export async function listOperators(db: Db, args: OperatorListArgs): Promise<PageOf<OperatorRow>> {
@@ -289,7 +211,7 @@ export async function listOperators(db: Db, args: OperatorListArgs): Promise<Pag
   if (filter.ids != null && !filter.ids.length) throw new BadRequestError("ids must be a non-empty comma-separated list");
   const p = new SqlParams();
   const ctes = operatorCtes(p, { states, ids: filter.ids ?? null, contractor });
-  const where = whereClauses(filter, p, states);
+  const where = compileFilter(OPERATOR_LIST.clauses, filter, p, undefined);
   // Hand-written list page, one statement with page and total (list kit; bench/statements.ts counts it).
   // The page keeps the computed records whole; contractor_matches is read for its rows only.
   const sql = pageSql({

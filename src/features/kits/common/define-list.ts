@@ -124,13 +124,13 @@ export function filterGroup<const D extends Record<string, FilterField<unknown>>
 }
 
 /**
- * min<Name> <= column <= max<Name>, both optional, non-negative (integers when `integer`); 400s name
- * min_<name> / max_<name>.
+ * min<Name> <= column <= max<Name>, both optional, non-negative (integers when `integer`) unless `signed`;
+ * 400s name min_<name> / max_<name>.
  */
 export function rangeFilter<N extends string>(
   name: N,
   column: SqlFragment,
-  options: { integer: boolean; min: string; max: string },
+  options: { integer: boolean; min: string; max: string; signed?: boolean },
 ): FilterGroup<{ [P in `min${Capitalize<N>}` | `max${Capitalize<N>}`]?: number | null }> {
   const suffix = name[0].toUpperCase() + name.slice(1);
   const minKey = `min${suffix}`;
@@ -144,10 +144,22 @@ export function rangeFilter<N extends string>(
     where: (f) => {
       const min = (f as Record<string, number | null | undefined>)[minKey];
       const max = (f as Record<string, number | null | undefined>)[maxKey];
-      checkRange(snake(name), min, max, options.integer);
+      if (options.signed) checkSignedRange(snake(name), min, max);
+      else checkRange(snake(name), min, max, options.integer);
       return [...(min != null ? [sql`${column} >= ${min}`] : []), ...(max != null ? [sql`${column} <= ${max}`] : [])];
     },
   };
+}
+
+/** Bounds that may be negative (money: a 990 can report negative revenue): finite and ordered. */
+function checkSignedRange(name: string, min: number | null | undefined, max: number | null | undefined): void {
+  for (const [which, value] of [
+    ["min", min],
+    ["max", max],
+  ] as const) {
+    if (value != null && !Number.isFinite(value)) throw new BadRequestError(`${which}_${name} must be a number`);
+  }
+  if (min != null && max != null && min > max) throw new BadRequestError(`min_${name} must not exceed max_${name}`);
 }
 
 /** `column` contains the text, ignoring case; the caller's % and _ taken literally (400s name the parameter). */
