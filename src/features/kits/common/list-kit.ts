@@ -6,14 +6,14 @@
  * - `Page(Item, name)`: the page type `{ data: [Item!]!, pagination: Pagination! }`;
  * - `pageArgs`: limit and offset, checked against the resource's maximum;
  * - `sortClause`: the sort contract (nulls last in both directions, ties broken by ascending id);
- * - `compileFilter` and the clause builders: a resource declares its filter as a list of clauses;
+ * - `compileFilter` and the value checks: a resource declares its filter with `defineList` (define-list.ts),
+ *   whose declarations compile to the clauses run here;
  * - `pageSql` / `readPage`: one statement for a page and its total, the total included past the end.
  */
 import DataLoader from "dataloader";
 import { ArgsType, Extensions, Field, Int, ObjectType, type ClassType } from "type-graphql";
 import type { SqlParams } from "../../../db/sql";
-import { AppError, BadRequestError, echo } from "../../../graphql/errors";
-import { snake } from "../../../graphql/naming";
+import { BadRequestError, echo, type AppError } from "../../../graphql/errors";
 import type { Notice } from "../../../graphql/notices";
 import { metricQueryCost } from "../../catalogue/metrics/metric-query";
 import { Pagination, pagination } from "./common.type";
@@ -329,48 +329,8 @@ export function runChecks(checks: readonly FilterCheck[], row: Record<string, un
 /** Select-list entries of the checks (`, <sql> AS __check_<n>`). */
 export const checkColumns = (checks: readonly FilterCheck[]): string => checks.map((c, n) => `, ${c.sql} AS __check_${n}`).join("");
 
-type ValueOf<F, K extends keyof F> = NonNullable<F[K]>;
-
-/** `column = value` (checked and converted by `check`; `cast` e.g. `::uuid`). */
-export const equals =
-  <F, K extends keyof F>(key: K, column: string, check?: (value: ValueOf<F, K>) => unknown, cast = ""): FilterClause<F> =>
-  (f, p) =>
-    f[key] != null && `${column} = ${p.add(check ? check(f[key] as ValueOf<F, K>) : f[key])}${cast}`;
-
-/** `column` equals the text, ignoring case (`name`: the parameter). */
-export const equalsIgnoringCase =
-  <F>(key: keyof F, column: string, name: string): FilterClause<F> =>
-  (f, p) =>
-    f[key] != null && `lower(${column}) = lower(${p.add(checkText(name, f[key] as string))})`;
-
-/** `column` contains the text, ignoring case; the caller's % and _ are taken literally. */
-export const contains =
-  <F>(key: keyof F, column: string, name: string): FilterClause<F> =>
-  (f, p) =>
-    f[key] != null && `${column} ILIKE ${p.add(containsPattern(checkText(name, f[key] as string)))}`;
-
-/** `column` is one of the values (`type`: their SQL type). */
-export const anyOf =
-  <F>(key: keyof F, column: string, type: "uuid" | "text"): FilterClause<F> =>
-  (f, p) =>
-    f[key] != null && `${column} = ANY(${p.add(f[key])}::${type}[])`;
-
 /** At most this many NCES ids in one `fed_ids` filter (a sync asks in batches; the query string caps it anyway). */
 export const MAX_FED_IDS = 1000;
-
-/**
- * `column` (an NCES id) is one of the caller's `fed_ids`: district ids are 7 digits (LEAID), school ids 12
- * (NCESSCH). Each is checked, so a typo is a 400 naming it instead of an empty page.
- */
-export const fedIdsIn =
-  <F>(key: keyof F, column: string, digits: 7 | 12): FilterClause<F> =>
-  (f, p) => {
-    const values = f[key] as string[] | null | undefined;
-    if (values == null) return null;
-    if (values.length > MAX_FED_IDS) throw new BadRequestError(`fed_ids must list at most ${MAX_FED_IDS} ids; got ${values.length}`);
-    const ids = checkList("fed_ids", values, (id) => checkFedId("fed_ids", id, digits));
-    return `${column} = ANY(${p.add(ids)}::text[])`;
-  };
 
 /** An NCES id: `digits` digits (7 for a district, 12 for a school), else a 400 naming `name`. */
 export function checkFedId(name: string, id: string, digits: 7 | 12): string {
@@ -381,18 +341,6 @@ export function checkFedId(name: string, id: string, digits: 7 | 12): string {
   return id;
 }
 
-/**
- * `updated_since` (incremental sync): rows whose `column` (updated_at / last_updated_at, set by every
- * ingestion and write) is at or after the instant. Inclusive, so a row written in the same millisecond
- * as the previous sync's newest is read again rather than missed; a sync keeps the newest value it saw.
- */
-export const updatedSince =
-  <F>(key: keyof F, column: string): FilterClause<F> =>
-  (f, p) => {
-    const since = updatedSinceValue(f[key] as Date | string | null | undefined);
-    return since != null && `${column} >= ${p.add(since)}::timestamptz`;
-  };
-
 /** The instant of an `updated_since` value as ISO text (the scalar parsed it; PostgreSQL's range is checked here). */
 export function updatedSinceValue(value: Date | string | null | undefined): string | null {
   if (value == null) return null;
@@ -402,60 +350,6 @@ export function updatedSinceValue(value: Date | string | null | undefined): stri
     throw new BadRequestError("updated_since must be an ISO 8601 timestamp with a time zone, e.g. 2026-01-31T00:00:00Z");
   return date.toISOString();
 }
-
-/** The text[] `column` shares a value with the list. */
-export const overlaps =
-  <F>(key: keyof F, column: string): FilterClause<F> =>
-  (f, p) =>
-    f[key] != null && `${column} && ${p.add(f[key])}::text[]`;
-
-/** min_<name> <= `column` <= max_<name>, both optional, non-negative (integers when `integer`). */
-export const range =
-  <F>(minKey: keyof F, maxKey: keyof F, name: string, column: string, integer: boolean): FilterClause<F> =>
-  (f, p) => {
-    const min = f[minKey] as number | null | undefined;
-    const max = f[maxKey] as number | null | undefined;
-    checkRange(name, min, max, integer);
-    const clauses: string[] = [];
-    if (min != null) clauses.push(`${column} >= ${p.add(min)}`);
-    if (max != null) clauses.push(`${column} <= ${p.add(max)}`);
-    return clauses;
-  };
-
-/**
- * `column` is an entity of the caller's list (one id) or of any of its lists (several), lists of `entityType`.
- * Checked in the same statement: a list id that is not a list of the caller's organization is a 404 naming it
- * (another organization's list is never revealed, and never silently matches nothing), a list of another
- * entity type a 400.
- */
-export const inCallerLists =
-  <F>(key: keyof F, column: string, entityType: "district" | "school" | "contact"): FilterClause<F, { organizationId: string }> =>
-  (f, p, viewer) => {
-    const value = f[key] as string | string[] | null | undefined;
-    if (value == null) return null;
-    const name = snake(String(key));
-    const lists = Array.isArray(value) ? checkList(name, value, (id) => id) : [value];
-    const ids = p.add(lists);
-    const org = p.add(viewer.organizationId);
-    return {
-      where: `${column} IN (SELECT li.entity_id FROM list_items li JOIN lists l ON l.id = li.list_id
-                      WHERE l.id = ANY(${ids}::uuid[]) AND l.organization_id = ${org}::uuid)`,
-      check: {
-        // The ids that are not the caller's lists of this entity type, in the order given, with the type of those that are its lists.
-        sql: `(SELECT json_agg(json_build_object('id', wanted.id, 'entity_type', l.entity_type) ORDER BY wanted.n)
-                 FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS wanted(id, n)
-                 LEFT JOIN lists l ON l.id = wanted.id AND l.organization_id = ${org}::uuid
-                WHERE l.entity_type IS DISTINCT FROM '${entityType}')`,
-        fail: (found) => {
-          const wrong = (typeof found === "string" ? JSON.parse(found) : found) as { id: string; entity_type: string | null }[];
-          const missing = wrong.find((w) => w.entity_type === null);
-          if (missing) return new AppError("NOT_FOUND", `${name}: list ${missing.id} not found`);
-          const other = wrong[0];
-          return new BadRequestError(`${name}: list ${other.id} is a list of ${other.entity_type}s, not of ${entityType}s`);
-        },
-      },
-    };
-  };
 
 export function checkRange(name: string, min: number | undefined | null, max: number | undefined | null, integer: boolean): void {
   for (const [which, value] of [
@@ -489,17 +383,4 @@ export function checkText(name: string, value: string, max = 200): string {
 export function checkList(name: string, items: readonly string[], check: (item: string) => string): string[] {
   if (!items.length) throw new BadRequestError(`${name} must be a non-empty comma-separated list`);
   return [...new Set(items.map((item) => check(item.trim())))];
-}
-
-/**
- * The `county` list filter: exact names, any case, with or without a trailing "County" (rosters write
- * "Lancaster", "LANCASTER" or "Lancaster County").
- */
-export function countyClause(column: string, counties: readonly string[], p: SqlParams): string {
-  const names = checkList("county", counties, (c) =>
-    checkText("county", c)
-      .toLowerCase()
-      .replace(/\s+county$/, ""),
-  );
-  return `regexp_replace(lower(${column}), '\\s+county$', '') = ANY(${p.add(names)}::text[])`;
 }
