@@ -15,7 +15,7 @@ import type { BlockDefinition } from "../features/kits/blocks/block";
 import type { JobDefinition } from "../jobs/job";
 import type { Dictionary } from "./dictionary/dictionary";
 import type { Loaders } from "./loader-groups";
-import type { McpToolSpec } from "./mcp-tool";
+import type { McpRecordSpec, McpToolSpec } from "./mcp-tool";
 import type { RestEndpoint } from "./rest";
 
 /** A factory of one feature's loaders for one request. */
@@ -38,6 +38,8 @@ export interface Feature {
   rest?: readonly RestEndpoint[];
   /** MCP tools, each running one of the feature's GraphQL operations (src/graphql/mcp-tool.ts). */
   mcp?: readonly McpToolSpec[];
+  /** A catalogue record the generic MCP tools (search, details, metric_query) read (src/graphql/mcp-tool.ts). */
+  mcpRecord?: McpRecordSpec;
 }
 
 /** A feature's manifest, checked against `Feature` with its literal types kept. */
@@ -53,6 +55,7 @@ export interface Installed {
   dictionaries: readonly Dictionary[];
   rest: readonly RestEndpoint[];
   mcp: readonly McpToolSpec[];
+  mcpRecords: readonly McpRecordSpec[];
 }
 
 let installed: Installed | undefined;
@@ -86,6 +89,7 @@ export function installFeatures(features: readonly Feature[]): Installed {
     dictionaries: features.flatMap((f) => (f.dictionary ? [f.dictionary] : [])),
     rest: features.flatMap((f) => f.rest ?? []),
     mcp: features.flatMap((f) => f.mcp ?? []),
+    mcpRecords: features.flatMap((f) => (f.mcpRecord ? [f.mcpRecord] : [])),
   };
   return installed;
 }

@@ -39,3 +39,26 @@ export function oneOf<T extends string>(tool: string, name: string, value: unkno
 export function definedOnly(values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 }
+
+/** The selections every MCP record read shares: the caller's access to the record, and a page's position. */
+export const MCP_ACCESS = "_access { isUnlocked isUnlocking unlockedAt creditsSpent unlockCost }";
+export const MCP_PAGINATION = "pagination { total limit offset hasMore }";
+
+/**
+ * A catalogue record the generic MCP tools read (src/mcp/tools.ts): `search` lists it, `details` reads one,
+ * and, with `metricQuery`, `metrics` and `metric_query` run over it.
+ */
+export interface McpRecordSpec {
+  /** search's entity value; `search` takes $filter, $orderBy, $orderAscending, $limit, $offset (and `searchArgs`' variables), rooted at this field. */
+  plural: string;
+  /** details' entity value; `details` takes $id, rooted at this field. */
+  singular: string;
+  filterType: string;
+  orderType: string;
+  search: DocumentNode;
+  details: DocumentNode;
+  /** Search arguments only this record takes: the tool argument -> its variable and JSON Schema. */
+  searchArgs?: Record<string, { variable: string; schema: Record<string, unknown> }>;
+  /** The metric query over this record ($metricQuery, $filter, $limit, $offset), rooted at `plural`. */
+  metricQuery?: DocumentNode;
+}

@@ -19,9 +19,9 @@ import type { ExecutionEngine } from "../graphql/execution";
 import { JsonSchemas, type JsonSchema } from "../graphql/json-schema";
 import { VariableValueError } from "../graphql/variables";
 import { logger } from "../logger";
-import { DETAILS, METRIC_CATALOGUE, METRIC_QUERY, SEARCH } from "./operations";
+import { METRIC_CATALOGUE } from "../features/catalogue/metrics/metrics.mcp";
 import { installedFeatures } from "../graphql/feature";
-import { definedOnly as variables, oneOf } from "../graphql/mcp-tool";
+import { definedOnly as variables, oneOf, type McpRecordSpec } from "../graphql/mcp-tool";
 
 /** What the tools run on: the engine and the context of one call (authenticated caller, time budget). */
 export interface McpHost {
@@ -50,10 +50,6 @@ type Args = Record<string, unknown>;
 interface Tool extends ToolDefinition {
   call(host: McpHost, args: Args): Promise<ToolResult>;
 }
-
-const SEARCH_ENTITIES = ["districts", "schools", "contacts"] as const;
-const DETAIL_ENTITIES = ["district", "school", "contact"] as const;
-const METRIC_ENTITIES = ["districts", "schools"] as const;
 
 const page = { type: "integer", minimum: 1, maximum: 200, description: "Records per page, 1 to 200 (default 50)." };
 const offset = { type: "integer", minimum: 0, description: "Records to skip, 0 or more (default 0)." };
@@ -137,38 +133,57 @@ async function run(
   return ok(payload, result.cost, host.engine.maxCost);
 }
 
+/** "a, b or c" */
+const either = (names: readonly string[]): string =>
+  names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
 export function buildTools(schema: GraphQLSchema): Tool[] {
-  const filterSchemas = {
-    districts: inputSchema(schema, "DistrictFilter"),
-    schools: inputSchema(schema, "SchoolFilter"),
-    contacts: inputSchema(schema, "ContactFilter"),
-  };
+  // The catalogue records the generic tools read: each declared by its feature (`mcpRecord` in feature.ts).
+  const records = installedFeatures().mcpRecords;
+  const metricRecords = records.filter((r) => r.metricQuery);
+  const plurals = records.map((r) => r.plural);
+  const singulars = records.map((r) => r.singular);
+  const metricPlurals = metricRecords.map((r) => r.plural);
+  const bySearch = (tool: string, value: unknown, among = records): McpRecordSpec =>
+    among[
+      among
+        .map((r) => r.plural)
+        .indexOf(
+          oneOf(
+            tool,
+            "entity",
+            value,
+            among.map((r) => r.plural),
+          ),
+        )
+    ];
+  const filterSchema = (r: McpRecordSpec) => inputSchema(schema, r.filterType);
   const orderValues = (type: string) => (inputSchema(schema, type).enum as string[]) ?? [];
+  const searchArgs = records.flatMap((r) => Object.entries(r.searchArgs ?? {}).map(([name, arg]) => ({ name, arg, record: r })));
 
   const search: Tool = {
     name: "search",
-    title: "Search districts, schools or contacts",
+    title: `Search ${either(plurals)}`,
     description:
-      "Lists US school districts, schools or contacts matching filters (the same filters as GET /api/v1/districts, /schools, /contacts; " +
+      `Lists US school ${either(plurals)} matching filters (the same filters as GET ${plurals.map((p, n) => `${n ? "" : "/api/v1"}/${p}`).join(", ")}; ` +
       'filter keys are the GraphQL input fields, e.g. { "state": "NE", "minEnrollment": 1000 }). Returns data (records with REST\'s ' +
       "snake_case keys), pagination and, for contacts, _access_summary. Gated fields are null until the caller's organization unlocks the record.",
     inputSchema: {
       type: "object",
       properties: {
-        entity: { type: "string", enum: [...SEARCH_ENTITIES], description: "What to list." },
+        entity: { type: "string", enum: plurals, description: "What to list." },
         filter: {
-          description: "Filters of the chosen entity: DistrictFilter, SchoolFilter or ContactFilter fields.",
-          anyOf: [filterSchemas.districts, filterSchemas.schools, filterSchemas.contacts],
+          description: `Filters of the chosen entity: ${either(records.map((r) => r.filterType))} fields.`,
+          anyOf: records.map(filterSchema),
         },
         order_by: {
           type: "string",
-          enum: [
-            ...new Set([...orderValues("DistrictOrderField"), ...orderValues("SchoolOrderField"), ...orderValues("ContactOrderField")]),
-          ],
+          enum: [...new Set(records.flatMap((r) => orderValues(r.orderType)))],
           description: "Sort column of the chosen entity (default name).",
         },
         order_ascending: { type: "boolean", description: "Default true." },
-        unique: { type: "boolean", description: "Contacts only: true (default) lists one row per person across sources." },
+        ...Object.fromEntries(searchArgs.map(({ name, arg }) => [name, arg.schema])),
         limit: page,
         offset,
       },
@@ -177,38 +192,40 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
     async call(host, args) {
-      checkArgs("search", args, ["entity", "filter", "order_by", "order_ascending", "unique", "limit", "offset"], ["entity"]);
-      const entity = oneOf("search", "entity", args.entity, SEARCH_ENTITIES);
-      if (args.unique !== undefined && entity !== "contacts") throw new BadRequestError("search: unique applies to contacts only");
-      const root = entity;
+      const extra = searchArgs.map((a) => a.name);
+      checkArgs("search", args, ["entity", "filter", "order_by", "order_ascending", ...extra, "limit", "offset"], ["entity"]);
+      const record = bySearch("search", args.entity);
+      for (const { name, record: owner } of searchArgs)
+        if (args[name] !== undefined && owner !== record) throw new BadRequestError(`search: ${name} applies to ${owner.plural} only`);
+      const own = Object.entries(record.searchArgs ?? {}).map(([name, arg]) => [arg.variable, args[name]]);
       return run(
         host,
         "search",
-        SEARCH[entity],
+        record.search,
         {
           filter: args.filter,
           orderBy: args.order_by,
           orderAscending: args.order_ascending,
           limit: args.limit,
           offset: args.offset,
-          ...(entity === "contacts" ? { unique: args.unique } : {}),
+          ...Object.fromEntries(own),
         },
-        (data) => data[root] as Record<string, unknown>,
+        (data) => data[record.plural] as Record<string, unknown>,
       );
     },
   };
 
   const details: Tool = {
     name: "details",
-    title: "One district, school or contact",
+    title: `One ${either(singulars)}`,
     description:
-      "The record of one district, school or contact by its id (a UUID from search), as GET /api/v1/<entity>s/{id} serves it, with _access " +
+      `The record of one ${either(singulars)} by its id (a UUID from search), as GET /api/v1/<entity>s/{id} serves it, with _access ` +
       "(unlock state and cost); districts and schools add their latest statistics and, once unlocked, extracted intelligence " +
       "(pain points, vendors, funding, contracts, bids). An unknown id is a not_found error.",
     inputSchema: {
       type: "object",
       properties: {
-        entity: { type: "string", enum: [...DETAIL_ENTITIES], description: "What to read." },
+        entity: { type: "string", enum: singulars, description: "What to read." },
         id: { type: "string", format: "uuid", description: "Our id of the record (UUID)." },
       },
       required: ["entity", "id"],
@@ -217,8 +234,9 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
     annotations: { readOnlyHint: true, openWorldHint: false },
     async call(host, args) {
       checkArgs("details", args, ["entity", "id"], ["entity", "id"]);
-      const entity = oneOf("details", "entity", args.entity, DETAIL_ENTITIES);
-      return run(host, "details", DETAILS[entity], { id: args.id }, (data) =>
+      const entity = oneOf("details", "entity", args.entity, singulars);
+      const record = records[singulars.indexOf(entity)];
+      return run(host, "details", record.details, { id: args.id }, (data) =>
         data[entity] ? { data: data[entity] } : httpError("NOT_FOUND", `${entity} ${clip(String(args.id))} not found`),
       );
     },
@@ -228,43 +246,41 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
     name: "metrics",
     title: "Metrics metric_query accepts",
     description:
-      "The metrics metric_query accepts for districts or schools, each with its type, source (annual_statistics or assessment) and the school " +
+      `The metrics metric_query accepts for ${either(metricPlurals)}, each with its type, source (annual_statistics or assessment) and the school ` +
       "years (school_year_start, the fall year) in which some record has a value (GET /api/v1/metrics).",
     inputSchema: {
       type: "object",
-      properties: { entity: { type: "string", enum: [...METRIC_ENTITIES], description: "Districts or schools." } },
+      properties: { entity: { type: "string", enum: metricPlurals, description: `${capitalized(either(metricPlurals))}.` } },
       required: ["entity"],
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
     async call(host, args) {
       checkArgs("metrics", args, ["entity"], ["entity"]);
-      const entity = oneOf("metrics", "entity", args.entity, METRIC_ENTITIES);
-      return run(host, "metrics", METRIC_CATALOGUE, { entityType: entity === "districts" ? "district" : "school" }, (data) => ({
-        data: data.metrics,
-      }));
+      const record = bySearch("metrics", args.entity, metricRecords);
+      return run(host, "metrics", METRIC_CATALOGUE, { entityType: record.singular }, (data) => ({ data: data.metrics }));
     },
   };
 
   const metricQuery: Tool = {
     name: "metric_query",
-    title: "Select, filter and sort districts or schools by statistics",
+    title: `Select, filter and sort ${either(metricPlurals)} by statistics`,
     description:
-      "Runs a metric query (docs/metric-query.md; contract section 8) over districts or schools: select values of yearly statistics and " +
+      `Runs a metric query (docs/metric-query.md; contract section 8) over ${either(metricPlurals)}: select values of yearly statistics and ` +
       'assessments, filter and sort by them, e.g. {"select":[{"metric":"total_enrollment"}],"filters":[{"metric":"school_age_poverty_pct",' +
       '"op":"gt","value":25}],"sort":{"metric":"total_enrollment","direction":"desc"}}. Each record carries metric_values keyed by the ' +
       "select's `as` names. Years are school years by their fall year; on the free plan only the latest year is open unless the record is followed.",
     inputSchema: {
       type: "object",
       properties: {
-        entity: { type: "string", enum: [...METRIC_ENTITIES], description: "Districts or schools." },
+        entity: { type: "string", enum: metricPlurals, description: `${capitalized(either(metricPlurals))}.` },
         metric_query: {
           description: "The metric query: a JSON object (or its text) with select, filters and sort; at most 16,000 characters.",
           anyOf: [{ type: "object" }, { type: "string" }],
         },
         filter: {
-          description: "Plain filters of the entity (DistrictFilter or SchoolFilter fields).",
-          anyOf: [filterSchemas.districts, filterSchemas.schools],
+          description: `Plain filters of the entity (${either(metricRecords.map((r) => r.filterType))} fields).`,
+          anyOf: metricRecords.map(filterSchema),
         },
         limit: page,
         offset,
@@ -275,14 +291,14 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
     annotations: { readOnlyHint: true, openWorldHint: false },
     async call(host, args) {
       checkArgs("metric_query", args, ["entity", "metric_query", "filter", "limit", "offset"], ["entity", "metric_query"]);
-      const entity = oneOf("metric_query", "entity", args.entity, METRIC_ENTITIES);
+      const record = bySearch("metric_query", args.entity, metricRecords);
       const query = typeof args.metric_query === "string" ? args.metric_query : JSON.stringify(args.metric_query);
       return run(
         host,
         "metric_query",
-        METRIC_QUERY[entity],
+        record.metricQuery!,
         { metricQuery: query, filter: args.filter, limit: args.limit, offset: args.offset },
-        (data) => data[entity] as Record<string, unknown>,
+        (data) => data[record.plural] as Record<string, unknown>,
       );
     },
   };

@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { print } from "graphql";
 import { camel } from "../../src/graphql/naming";
-import { SEARCH } from "../../src/mcp/operations";
+import { districtRecords } from "../../src/features/catalogue/districts/district.mcp";
 import { createApiKey } from "../../src/features/account/auth/api-key.service";
 import { createOrganization } from "../../src/features/account/organizations/organization.service";
 import { createTestApp, type TestApp } from "../support/app";
@@ -130,7 +130,7 @@ describe("MCP over streamable HTTP (/mcp)", () => {
 
     // The same operation sent to /graphql meets the same admission (cost, limits) and the same message.
     const tooMany = await call(pro, "search", { entity: "districts", limit: 500 });
-    const graphql = await t.graphql(print(SEARCH.districts), { limit: 500 }, "pro");
+    const graphql = await t.graphql(print(districtRecords.search), { limit: 500 }, "pro");
     expect(graphql.errors?.[0].extensions.code).toBe("BAD_USER_INPUT");
     expect(body(tooMany)).toEqual({ error: "bad_request", statusCode: 400, message: graphql.errors?.[0].message });
 

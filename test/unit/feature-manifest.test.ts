@@ -60,5 +60,10 @@ describe("feature manifests", () => {
     const tools = files(".mcp.ts").flatMap((file) => Object.values(exportsOf(file)).flatMap((v) => (Array.isArray(v) ? v : [])));
     expect(tools.length).toBeGreaterThanOrEqual(5);
     for (const tool of tools) expect(INSTALLED.mcp).toContain(tool);
+    const records = files(".mcp.ts").flatMap((file) =>
+      Object.values(exportsOf(file)).filter((v) => typeof v === "object" && v !== null && "plural" in v),
+    );
+    expect(records.length).toBeGreaterThanOrEqual(3);
+    for (const record of records) expect(INSTALLED.mcpRecords).toContain(record);
   });
 });

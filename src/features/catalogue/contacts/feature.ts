@@ -1,4 +1,5 @@
 import { defineFeature } from "../../../graphql/feature";
+import { contactRecords } from "./contact.mcp";
 import { listEndpoints } from "../../../graphql/rest";
 import { ContactParentsResolver, DistrictContactsResolver, SchoolContactsResolver } from "./contact-relations.resolver";
 import { contactsDictionary } from "./contact.dictionary";
@@ -15,4 +16,5 @@ export const contactsFeature = defineFeature({
     ...listEndpoints("/contacts", "Contacts", "contacts"),
     { method: "GET", path: "/contacts/:id", operation: "Contact", input: "query", select: ["contact"], wrap: true },
   ],
+  mcpRecord: contactRecords,
 });

@@ -1,4 +1,5 @@
 import { defineFeature } from "../../../graphql/feature";
+import { districtRecords } from "./district.mcp";
 import { listEndpoints } from "../../../graphql/rest";
 import { districtsDictionary } from "./district.dictionary";
 import { createDistrictLoaders } from "./district.loaders";
@@ -22,4 +23,5 @@ export const districtsFeature = defineFeature({
       wrap: true,
     },
   ],
+  mcpRecord: districtRecords,
 });

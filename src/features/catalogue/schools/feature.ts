@@ -1,4 +1,5 @@
 import { defineFeature } from "../../../graphql/feature";
+import { schoolRecords } from "./school.mcp";
 import { listEndpoints } from "../../../graphql/rest";
 import { DistrictSchoolsResolver } from "./district-schools.resolver";
 import { schoolsDictionary } from "./school.dictionary";
@@ -32,4 +33,5 @@ export const schoolsFeature = defineFeature({
       errors: ["FORBIDDEN", "CONFLICT"],
     },
   ],
+  mcpRecord: schoolRecords,
 });
