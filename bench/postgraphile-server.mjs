@@ -1,16 +1,16 @@
 /**
  * The GraphQL reference of `npm run bench:graphql`: PostGraphile v5 (preset amber, pg adaptor, the
- * node:http grafserv adaptor) over the bench database's `public` schema, production-like: Grafast in
- * production mode, no GraphiQL, no watch mode, no websockets, no EXPLAIN, a pg pool of POOL_SIZE. Usage:
- *   DATABASE_URL=... PORT=... [POOL_SIZE=10] [HOST=127.0.0.1] node bench/postgraphile-server.mjs
+ * node:http grafserv adaptor) over one schema of the bench database (PG_SCHEMA: the bench's plain
+ * two-table schema `bench_plain`), production-like: Grafast in production mode, no GraphiQL, no watch
+ * mode, no websockets, no EXPLAIN, a pg pool of POOL_SIZE. Usage:
+ *   DATABASE_URL=... PORT=... PG_SCHEMA=... [POOL_SIZE=10] [HOST=127.0.0.1] node bench/postgraphile-server.mjs
  *
  * PostGraphile v5 requires Node 22 (`Promise.withResolvers`, used by grafast, grafserv and @dataplan/pg);
  * on Node 20 a spec-equivalent polyfill is installed before any of it is loaded (hence the dynamic
  * imports below: static imports would be evaluated before this module's body).
  *
- * The database has no foreign keys (prisma/migrations declares none), so the one relation the bench
- * needs, district_annual_stats.district_id -> districts.id, is declared as a smart tag (`@foreignKey`)
- * in the process: the database itself is not changed.
+ * The plain schema declares its foreign key (district_annual_stats.district_id -> districts.id), so the
+ * relation is generated from it. Ordering puts nulls last (`pgOrderByNullsLast`), as ours does.
  */
 /* global process */
 import http from "node:http";
@@ -39,28 +39,20 @@ const { postgraphile } = await import("postgraphile");
 const { PostGraphileAmberPreset } = await import("postgraphile/presets/amber");
 const { makePgService } = await import("postgraphile/adaptors/pg");
 const { grafserv } = await import("postgraphile/grafserv/node");
-const { jsonPgSmartTags } = await import("postgraphile/utils");
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error("DATABASE_URL is required");
 const port = Number(process.env.PORT ?? 5678);
 const host = process.env.HOST ?? "127.0.0.1";
 const poolSize = Number(process.env.POOL_SIZE ?? 10);
-
-const RelationsPlugin = jsonPgSmartTags({
-  version: 1,
-  config: {
-    class: {
-      district_annual_stats: { tags: { foreignKey: "(district_id) references districts (id)" } },
-    },
-  },
-});
+const schema = process.env.PG_SCHEMA;
+if (!schema) throw new Error("PG_SCHEMA is required");
 
 /** @type {GraphileConfig.Preset} */
 const preset = {
   extends: [PostGraphileAmberPreset],
-  plugins: [RelationsPlugin],
-  pgServices: [makePgService({ connectionString: databaseUrl, schemas: ["public"], poolConfig: { max: poolSize } })],
+  pgServices: [makePgService({ connectionString: databaseUrl, schemas: [schema], poolConfig: { max: poolSize } })],
+  schema: { pgOrderByNullsLast: true },
   grafserv: { graphiql: false, watch: false, websockets: false, graphqlPath: "/graphql" },
   grafast: { explain: false },
 };
