@@ -19,7 +19,7 @@ import { Client } from "pg";
 import { createDb, type Db } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
 import { packageRoot } from "../src/db/package-root";
-import { createApiKey } from "../src/features/account/auth/api-key.service";
+import { createApiKey } from "../src/features/account/organizations/api-keys.service";
 import { seedDemoLayer } from "../src/seed/demo/demo.service";
 import { createOrganization } from "../src/features/account/organizations/organization.service";
 import { INGEST_SOURCES, runIngest } from "../src/ingest";

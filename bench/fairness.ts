@@ -24,7 +24,7 @@ import { Client } from "pg";
 import { createDb, type Db } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
 import { packageRoot } from "../src/db/package-root";
-import { createApiKey } from "../src/features/account/auth/api-key.service";
+import { createApiKey } from "../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../src/features/account/organizations/organization.service";
 import { policiesFromEnv } from "../src/features/account/rate-limits/rate-limit.policy";
 import { type Child, freePort, log, machine, rewriteReadmeBlock, round, SMOKE, startChild, stopChild, writeResults } from "./harness";

@@ -20,7 +20,7 @@ import { Client } from "pg";
 import { createDb, type Db } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
 import { packageRoot } from "../src/db/package-root";
-import { createApiKey } from "../src/features/account/auth/api-key.service";
+import { createApiKey } from "../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../src/features/account/organizations/organization.service";
 import { freePort, log, rewriteReadmeBlock, round, SMOKE, startChild, stopChild, writeResults } from "./harness";
 

@@ -7,7 +7,7 @@ import { loadEnv } from "../config/env";
 import type { RestAdapterFactory } from "../graphql/execution";
 import { migrate } from "../db/migrate";
 import { rekeyLegacyExtractionIds } from "../features/research/extraction/extraction.rekey";
-import { createApiKey, revokeApiKeys } from "../features/account/auth/api-key.service";
+import { createApiKey, revokeApiKeys } from "../features/account/organizations/api-keys.service";
 import { createOrganization, createProject, grantCredits } from "../features/account/organizations/organization.service";
 import { MAX_CREDIT_GRANT } from "../features/account/credits/credits.service";
 import { AppError } from "../graphql/errors";

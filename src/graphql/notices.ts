@@ -4,8 +4,6 @@
  * `notices` (beside `data` and `pagination`), GraphQL as `extensions.notices`, MCP in the tool's payload.
  * Only present when one applies.
  */
-import type { Context } from "./context";
-
 export interface Notice {
   /** Stable, machine-readable: `history_gated`. */
   code: string;
@@ -14,7 +12,7 @@ export interface Notice {
 }
 
 /** Adds `notices` to the request's, once each (a root field resolved twice notes its notice once). */
-export function addNotices(ctx: Pick<Context, "notices">, notices: readonly Notice[] | undefined): void {
+export function addNotices(ctx: { notices?: Notice[] }, notices: readonly Notice[] | undefined): void {
   if (!notices?.length) return;
   ctx.notices ??= [];
   for (const notice of notices) {

@@ -11,7 +11,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { UnauthenticatedError } from "../graphql/errors";
 import { logger } from "../logger";
 import { StartupError } from "../startup-error";
-import type { StdioSession } from "./stdio";
+import type { StdioSession } from "./session";
 
 /** JSON-RPC's "internal error" code, for a message the service did not answer with JSON-RPC. */
 const RELAY_FAILED = -32603;

@@ -21,6 +21,7 @@ import { getSchema } from "../graphql/schema";
 import type { JobQueue } from "../jobs/queue";
 import { logger } from "../logger";
 import { createMcpServer } from "./server";
+import type { StdioSession } from "./session";
 import type { McpHost } from "./tools";
 
 /** A tool call's context: the key checked again (a revoked key stops working), and the request time budget. */
@@ -51,12 +52,6 @@ export function stdioHost(deps: {
       return createContext({ db, env: deps.env, jobs }, viewer, `mcp-${crypto.randomUUID()}`, controller.signal);
     },
   };
-}
-
-export interface StdioSession {
-  /** Resolves when the client closed stdin or stop() was called; the database is closed by then. */
-  closed: Promise<void>;
-  stop(): Promise<void>;
 }
 
 /** The running service that holds the embedded DATA_DIR and serves HTTP, if any. */

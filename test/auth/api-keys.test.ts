@@ -1,4 +1,5 @@
-import { ApiKeyAuthenticator, createApiKey, hashApiKey, revokeApiKeys } from "../../src/features/account/auth/api-key.service";
+import { ApiKeyAuthenticator, hashApiKey } from "../../src/features/account/auth/api-key.service";
+import { createApiKey, revokeApiKeys } from "../../src/features/account/organizations/api-keys.service";
 import { createOrganization, createProject, grantCredits } from "../../src/features/account/organizations/organization.service";
 import { createTestDb, type TestDb } from "../support/db";
 import { countStatements, measureStatements } from "../support/statements";

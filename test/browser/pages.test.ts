@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { createApiKey } from "../../src/features/account/auth/api-key.service";
+import { createApiKey } from "../../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../../src/features/account/organizations/organization.service";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict } from "../support/factories";

@@ -5,7 +5,7 @@
  * number), and every charge moves the balance by exactly its cost. The CLI's side: test/cli/admin-cli.test.ts.
  */
 import { MAX_CREDIT_BALANCE, MAX_CREDIT_GRANT } from "../../src/features/account/credits/credits.service";
-import { createApiKey } from "../../src/features/account/auth/api-key.service";
+import { createApiKey } from "../../src/features/account/organizations/api-keys.service";
 import { createOrganization, grantCredits } from "../../src/features/account/organizations/organization.service";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict } from "../support/factories";

@@ -4,7 +4,7 @@
  * special_education_finance.trend and metric_query years, on the detail, the list and GraphQL; for the
  * followed entity only, for the following organization only, and until its slot is released after the unfollow.
  */
-import { createApiKey } from "../../src/features/account/auth/api-key.service";
+import { createApiKey } from "../../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../../src/features/account/organizations/organization.service";
 import { insertSpecialEducationFinance } from "../support/block-factories";
 import { createTestApp, type TestApp } from "../support/app";

@@ -5,7 +5,7 @@
  * follow-read-unfollow loop opens at most FREE_FOLLOW_SLOTS histories and brief builds per 30 days.
  * Time passes by moving the follows' timestamps in the database (or the service's injectable clock): no sleeps.
  */
-import { createApiKey } from "../../src/features/account/auth/api-key.service";
+import { createApiKey } from "../../src/features/account/organizations/api-keys.service";
 import { unfollow } from "../../src/features/account/follows/follow.service";
 import { createOrganization } from "../../src/features/account/organizations/organization.service";
 import { createTestApp, type TestApp } from "../support/app";

@@ -5,7 +5,7 @@
  * slot FOLLOW_SLOT_MIN_DAYS after the follow began (test/follows/follow-slots.test.ts has the rest), paid plans unlimited, every error, tenant isolation, race safety (concurrent follows never exceed
  * the limit nor duplicate a follow), and the list's statement counts.
  */
-import { createApiKey } from "../../src/features/account/auth/api-key.service";
+import { createApiKey } from "../../src/features/account/organizations/api-keys.service";
 import { follow, unfollow } from "../../src/features/account/follows/follow.service";
 import { FollowEntityType } from "../../src/features/account/follows/follow.type";
 import { createOrganization } from "../../src/features/account/organizations/organization.service";

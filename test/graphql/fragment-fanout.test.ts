@@ -26,7 +26,7 @@ import {
 } from "graphql";
 import { createDb, type Db } from "../../src/db/client";
 import { migrate } from "../../src/db/migrate";
-import { createApiKey } from "../../src/features/account/auth/api-key.service";
+import { createApiKey } from "../../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../../src/features/account/organizations/organization.service";
 import { getSchema } from "../../src/graphql/schema";
 import { createTestDb, type TestDb } from "../support/db";

@@ -3,7 +3,7 @@
  * relations): malformed and extreme input must answer 4xx naming the problem (never 5xx or a stall), and
  * a locked contact's gated fields, another organization's unlocks, follows and lists must never show.
  */
-import { createApiKey } from "../../src/features/account/auth/api-key.service";
+import { createApiKey } from "../../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../../src/features/account/organizations/organization.service";
 import { createTestApp, type PlanKey, type TestApp } from "../support/app";
 import { insert, insertDistrict } from "../support/factories";

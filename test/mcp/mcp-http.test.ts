@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { print } from "graphql";
 import { camel } from "../../src/graphql/naming";
 import { districtRecords } from "../../src/features/catalogue/districts/district.mcp";
-import { createApiKey } from "../../src/features/account/auth/api-key.service";
+import { createApiKey } from "../../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../../src/features/account/organizations/organization.service";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict, insertDistrictStats } from "../support/factories";

@@ -1,4 +1,4 @@
-import { createApiKey, revokeApiKeys } from "../../src/features/account/auth/api-key.service";
+import { createApiKey, revokeApiKeys } from "../../src/features/account/organizations/api-keys.service";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict } from "../support/factories";
 import { countStatements, measureStatements } from "../support/statements";

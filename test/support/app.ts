@@ -8,7 +8,7 @@ import { restAdapter } from "../../rest-adapter";
 import { createApp } from "../../src/app";
 import type { ExecutionEngine } from "../../src/graphql/execution";
 import { loadEnv } from "../../src/config/env";
-import { createApiKey } from "../../src/features/account/auth/api-key.service";
+import { createApiKey } from "../../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../../src/features/account/organizations/organization.service";
 import { createHttpServer } from "../../src/http-server";
 import { createMetrics, type Metrics } from "../../src/observability/metrics";

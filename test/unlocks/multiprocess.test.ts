@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { createApiKey } from "../../src/features/account/auth/api-key.service";
+import { createApiKey } from "../../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../../src/features/account/organizations/organization.service";
 import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
 import { createTestDb, type TestDb } from "../support/db";

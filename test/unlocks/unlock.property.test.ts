@@ -13,7 +13,7 @@
  */
 import fc from "fast-check";
 import { loadEnv } from "../../src/config/env";
-import { createApiKey } from "../../src/features/account/auth/api-key.service";
+import { createApiKey } from "../../src/features/account/organizations/api-keys.service";
 import { createOrganization, grantCredits } from "../../src/features/account/organizations/organization.service";
 import { sweepExpiredHolds } from "../../src/features/account/credits/credits.jobs";
 import { extractJob, unlockHoldReleased } from "../../src/features/account/unlocks/unlock.jobs";

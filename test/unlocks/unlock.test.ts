@@ -1,3 +1,4 @@
+import { createApiKey } from "../../src/features/account/organizations/api-keys.service";
 import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict } from "../support/factories";
@@ -194,7 +195,7 @@ describe("POST /unlock: instant, idempotent, pending, 402, batch, Idempotency-Ke
       plan: "pro",
       credits: 30,
     });
-    const key = (await (await import("../../src/features/account/auth/api-key.service")).createApiKey(t.db, organizationId)).apiKey;
+    const key = (await createApiKey(t.db, organizationId)).apiKey;
     const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => insertDistrict(t.db, { status: i % 2 ? "completed" : "pending" })));
     const results = await Promise.all(
       ids.map((id) => t.http.post("/api/v1/unlock").set("Authorization", `Bearer ${key}`).send({ entity_type: "district", entity_id: id })),

@@ -1,41 +1,17 @@
 /**
- * API keys: `sk_live_` + 32 random bytes (base62-ish via base64url), shown once, stored as sha256.
- * Written and read through the Prisma client.
+ * API keys: `sk_live_` + 32 random bytes (base62-ish via base64url), shown once, stored as sha256. This file
+ * authenticates them; an organization's keys are issued and revoked by src/features/account/organizations/api-keys.service.ts.
  * Lookups are cached for API_KEY_CACHE_SECONDS so a hot endpoint does not pay a statement per request;
  * a revoked key therefore stops working within that many seconds (0 disables the cache).
  */
 import crypto from "node:crypto";
 import type { Db } from "../../../db/client";
-import { BadRequestError, UnauthenticatedError } from "../../../graphql/errors";
-import { requireOrganization } from "../organizations/organization.service";
+import { UnauthenticatedError } from "../../../graphql/errors";
 import type { Plan, Viewer } from "./viewer";
 
 const KEY_RE = /^sk_live_[A-Za-z0-9_-]{20,100}$/;
 
 export const hashApiKey = (key: string): string => crypto.createHash("sha256").update(key).digest("hex");
-
-export async function createApiKey(db: Db, organizationId: string, name?: string): Promise<{ apiKey: string; id: string }> {
-  await requireOrganization(db, organizationId);
-  const apiKey = `sk_live_${crypto.randomBytes(32).toString("base64url")}`;
-  const row = await db.prisma.apiKey.create({
-    data: { organization_id: organizationId, key_prefix: apiKey.slice(0, 16), key_hash: hashApiKey(apiKey), name: name ?? null },
-    select: { id: true },
-  });
-  return { apiKey, id: row.id };
-}
-
-export async function revokeApiKeys(db: Db, keyPrefix: string): Promise<number> {
-  if (!keyPrefix.startsWith("sk_live_") || keyPrefix.length < 12) {
-    throw new BadRequestError("key prefix must start with sk_live_ and be at least 12 characters");
-  }
-  // Only the first 16 characters are stored in clear; a longer prefix is compared on those. Prisma's
-  // startsWith is a LIKE that leaves `_` and `%` as wildcards (every prefix holds `sk_live_`): escape them.
-  const { count } = await db.prisma.apiKey.updateMany({
-    where: { key_prefix: { startsWith: keyPrefix.slice(0, 16).replace(/[\\%_]/g, "\\$&") }, revoked_at: null },
-    data: { revoked_at: new Date() },
-  });
-  return count;
-}
 
 interface CachedViewer {
   viewer: Viewer | null;

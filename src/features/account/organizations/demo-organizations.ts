@@ -4,7 +4,7 @@
  * issues new keys (stored keys are hashes and cannot be shown again).
  */
 import type { Db } from "../../../db/client";
-import { createApiKey } from "../auth/api-key.service";
+import { createApiKey } from "./api-keys.service";
 import type { Plan } from "../auth/viewer";
 import { createOrganization, createProject } from "./organization.service";
 

@@ -9,13 +9,10 @@ import { PREFETCHED, type Prefetchable } from "../../../graphql/fields";
 import { isUnlocked } from "../../account/access/access.service";
 import type { EntityKind } from "../common/entity-kind";
 import { checkLimit } from "../common/list-kit";
-import { District } from "../../catalogue/districts/district.type";
-import { School } from "../../catalogue/schools/school.type";
 import type { BlockDefinition, BlockField, BlockRecord } from "./block";
 import { BLOCK_RECORD, holdsBlocks } from "./block.service";
+import { recordType } from "./record.service";
 import { installedFeatures } from "../../../graphql/feature";
-
-const RECORD_TYPES: Record<EntityKind, Function> = { district: District, school: School };
 
 const pascal = (name: string) => name.replace(/(^|_)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
 
@@ -58,7 +55,8 @@ function resolverClass(block: BlockDefinition, kind: EntityKind): Function {
       Object.getOwnPropertyDescriptor(prototype, field.name)!,
     );
   }
-  Resolver(() => (block.under ? block.under.type() : RECORD_TYPES[kind]))(BlockResolver);
+  // The record's type as its resource declared it (defineRecords): the blocks kit imports no resource.
+  Resolver(() => (block.under ? block.under.type() : recordType(kind)))(BlockResolver);
   Object.defineProperty(BlockResolver, "name", { value: `${pascal(kind)}${pascal(block.name)}BlockResolver` });
   return BlockResolver;
 }

@@ -59,7 +59,17 @@ export interface Records<F, O extends string> extends RecordsDefinition<F, O> {
   columns: string;
 }
 
+/** Each record kind's GraphQL type, as its resource declared it (block.resolver.ts attaches blocks' fields to it). */
+const RECORD_TYPES = new Map<EntityKind, Function>();
+
+export function recordType(kind: EntityKind): Function {
+  const type = RECORD_TYPES.get(kind);
+  if (!type) throw new Error(`blocks: no ${kind} records are declared (defineRecords)`);
+  return type;
+}
+
 export function defineRecords<F, O extends string>(definition: RecordsDefinition<F, O>): Records<F, O> {
+  RECORD_TYPES.set(definition.kind, definition.type);
   const columns = columnsOf(definition.type).filter((c) => c.property !== "metric_values");
   return { ...definition, table: ENTITY_SQL[definition.kind].table, columns: selectColumnsSql(definition.alias, columns) };
 }

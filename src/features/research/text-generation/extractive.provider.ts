@@ -3,7 +3,7 @@
  * sources (those naming the subject or planning, budget, technology, enrollment and board decisions),
  * in source order, up to the word budget, then the facts it was given. The text starts by saying so.
  */
-import type { GeneratedText, TextGenerator, TextRequest } from "./text-generation";
+import type { GeneratedText, TextGenerator, TextRequest } from "./text-generator";
 
 export const EXTRACTIVE_PREFIX = "Extractive summary (no language model was used; sentences quoted from the sources): ";
 export const EXTRACTIVE_DRAFT_PREFIX = "Extractive draft (no language model was used; facts and quotes from the sources): ";

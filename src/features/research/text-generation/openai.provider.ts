@@ -3,7 +3,7 @@
  * vLLM, Ollama, LM Studio ...). The prompt hands over the facts and source excerpts and asks for text
  * that uses nothing else.
  */
-import type { GeneratedText, TextGenerator, TextRequest } from "./text-generation";
+import type { GeneratedText, TextGenerator, TextRequest } from "./text-generator";
 
 export interface OpenAiCompatibleOptions {
   baseUrl: string;

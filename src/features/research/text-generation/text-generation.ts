@@ -7,39 +7,9 @@
 import type { Env } from "../../../config/env";
 import { ExtractiveTextGenerator } from "./extractive.provider";
 import { OpenAiCompatibleTextGenerator } from "./openai.provider";
+import type { TextGenerator } from "./text-generator";
 
-export interface TextSource {
-  url: string;
-  title: string;
-  text: string;
-}
-
-export interface TextRequest {
-  task: "entity_summary" | "brief" | "outreach_email";
-  /** Who or what the text is about ("Lincoln Public Schools, NE (school district)"). */
-  subject: string;
-  /** Words the subject is known by (the extractive provider favours sentences naming them). */
-  subjectTerms?: string[];
-  /** Facts established elsewhere (extracted rows), one per line; providers may state them, never add others. */
-  facts: string[];
-  sources: TextSource[];
-  maxWords: number;
-  /** Extra guidance for language-model providers. */
-  instructions?: string;
-}
-
-export interface GeneratedText {
-  text: string;
-  provider: string;
-  model: string | null;
-  /** The sources the text draws on. */
-  sourceUrls: string[];
-}
-
-export interface TextGenerator {
-  readonly name: string;
-  generate(request: TextRequest): Promise<GeneratedText>;
-}
+export type { GeneratedText, TextGenerator, TextRequest, TextSource } from "./text-generator";
 
 export function textGeneratorFromEnv(
   env: Pick<Env, "TEXT_GENERATION_BASE_URL" | "TEXT_GENERATION_API_KEY" | "TEXT_GENERATION_MODEL" | "TEXT_GENERATION_TIMEOUT_MS">,
