@@ -12,7 +12,6 @@ import { FEATURES, INSTALLED } from "../../src/graphql/features";
 const ROOT = path.join(__dirname, "../../src/features");
 const files = (suffix: string): string[] =>
   (fs.readdirSync(ROOT, { recursive: true }) as string[]).filter((f) => f.endsWith(suffix)).map((f) => path.join(ROOT, f));
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const exportsOf = (file: string): Record<string, unknown> => require(file) as Record<string, unknown>;
 
 describe("feature manifests", () => {
