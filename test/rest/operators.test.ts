@@ -281,12 +281,6 @@ describe("operators", () => {
     expect(byKind.body.data.map((o: Record_) => o.kind)).toEqual(["church", "company", "nonprofit", "tribe"]);
     const bySlots = await t.get("/api/v1/operators?order_by=head_start_slots&order_ascending=false").expect(200);
     expect(bySlots.body.data.map((o: Record_) => o.head_start_slots)).toEqual([100, 40, 0, 0]);
-    for (const field of words(
-      "name state kind center_count center_seats head_start_count head_start_slots total_revenue government_grants created_at updated_at",
-    )) {
-      const res = await t.get(`/api/v1/operators?order_by=${field}&order_ascending=false`);
-      expect([field, res.status, res.body.data?.length]).toEqual([field, 200, 4]);
-    }
     const page = await t.get("/api/v1/operators?limit=2&offset=1").expect(200);
     expect(names(page.body)).toEqual(["Beta Learning Trust", "Epsilon Church Care"]);
     expect(page.body.pagination).toEqual({ total: 4, limit: 2, offset: 1, has_more: true });
