@@ -242,6 +242,8 @@ export type DelegatesFilter =
 
 /** Filters of the district list (GET /districts); every given filter must hold. */
 export type DistrictFilter = {
+  /** Cities of the district's physical address (physicalCity), exact names, any case. */
+  city?: Array<string> | null | undefined;
   /** Text contained in the county name (case-insensitive), at most 200 characters. */
   county?: string | null | undefined;
   /** Federal district type (NCES LEA type text), exact, case-insensitive. */

@@ -111,6 +111,18 @@ describe("districts slice: REST and GraphQL over the same operation", () => {
     expect(range.body.pagination.total).toBe(3);
   });
 
+  it("filters by city: exact names, any case, any of them (a filter added by one defineList declaration)", async () => {
+    const total = async (query: string) => (await t.get(`/api/v1/districts?${query}`).expect(200)).body.pagination.total;
+    expect(await total("city=LINCOLN,Kearney")).toBe(12);
+    expect(await total("city=Omaha")).toBe(0);
+    expect(await total("city=lincoln&state=IA")).toBe(4);
+    expect((await t.post("/api/v1/districts", { city: "Lincoln" }).expect(200)).body.pagination.total).toBe(12);
+    expect((await t.get("/api/v1/districts?city=,").expect(400)).body.message).toBe("city must be a non-empty comma-separated list");
+    expect((await t.get(`/api/v1/districts?city=${"x".repeat(201)}`).expect(400)).body.message).toBe("city must be at most 200 characters");
+    const graphql = await t.graphql(`{ districts(filter: { city: ["lincoln"], state: "NE" }) { pagination { total } } }`);
+    expect(graphql.data.districts.pagination.total).toBe(8);
+  });
+
   it("the POST twin takes the same parameters as strings", async () => {
     const get = await t.get("/api/v1/districts?state=NE&min_enrollment=300&limit=3").expect(200);
     const post = await t.post("/api/v1/districts", { state: "NE", min_enrollment: "300", limit: "3" }).expect(200);

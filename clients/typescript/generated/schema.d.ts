@@ -4460,6 +4460,8 @@ export interface operations {
                 district_type?: string;
                 /** @description Text contained in the county name (case-insensitive), at most 200 characters. */
                 county?: string;
+                /** @description Cities of the district's physical address (physicalCity), exact names, any case. */
+                city?: string[];
                 /** @description Districts whose grade span covers any of these grade buckets (GradeLevel). */
                 grade_levels?: components["schemas"]["GradeLevel"][];
                 /** @description Districts using any of these vendors (ids). Matches only records the caller's organization has unlocked. */
@@ -4605,6 +4607,8 @@ export interface operations {
                     district_type?: string;
                     /** @description Text contained in the county name (case-insensitive), at most 200 characters. */
                     county?: string;
+                    /** @description Cities of the district's physical address (physicalCity), exact names, any case. Comma-separated. */
+                    city?: string;
                     /** @description Districts whose grade span covers any of these grade buckets (GradeLevel). Comma-separated. */
                     grade_levels?: string;
                     /** @description Districts using any of these vendors (ids). Matches only records the caller's organization has unlocked. Comma-separated. */

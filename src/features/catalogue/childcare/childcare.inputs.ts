@@ -3,6 +3,7 @@ import { sql } from "../../../db/sql-template";
 import {
   anyOfFilter,
   Bool,
+  cityFilter,
   countyFilter,
   defaultedFilter,
   defineList,
@@ -49,10 +50,7 @@ export const CHILDCARE_LIST = defineList({
   filters: [
     statesFilter(sql`c.state`, "Two-letter state abbreviations."),
     countyFilter(sql`c.county`, "County names (exact, case-insensitive; a trailing 'County' is optional)."),
-    filter("city", Texts, "City names (exact, case-insensitive).", (names) => {
-      const cities = checkList("city", names, (c) => checkText("city", c).toLowerCase());
-      return sql`lower(c.physical_city) = ANY(${cities}::text[])`;
-    }),
+    cityFilter(sql`c.physical_city`, "City names (exact, case-insensitive)."),
     anyOfFilter("licenseType", enumsOf(ChildcareLicenseType), sql`c.license_type`, "text", "Any of these license types.", {
       nonEmpty: true,
     }),

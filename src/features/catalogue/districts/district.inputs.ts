@@ -3,6 +3,7 @@ import { LIST_FILTER } from "../../../graphql/dictionary/common";
 import type { Viewer } from "../../account/auth/viewer";
 import {
   callerListsFilter,
+  cityFilter,
   containsFilter,
   defineList,
   enumOf,
@@ -91,6 +92,7 @@ export const DISTRICT_LIST = defineList({
     ),
     equalsIgnoringCaseFilter("districtType", sql`d.district_type`, "Federal district type (NCES LEA type text), exact, case-insensitive."),
     containsFilter("county", sql`d.county`, "Text contained in the county name (case-insensitive), at most 200 characters."),
+    cityFilter(sql`d.physical_city`, "Cities of the district's physical address (physicalCity), exact names, any case."),
     filter(
       "gradeLevels",
       enumsOf(GradeLevel),

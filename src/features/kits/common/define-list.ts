@@ -206,6 +206,13 @@ export const countyFilter = (column: SqlFragment, description: string) =>
     return sql`regexp_replace(lower(${column}), '\\s+county$', '') = ANY(${names}::text[])`;
   });
 
+/** `city`: exact city names, any case, any of them. */
+export const cityFilter = (column: SqlFragment, description: string) =>
+  filter("city", Texts, description, (names) => {
+    const cities = checkList("city", names, (c) => checkText("city", c).toLowerCase());
+    return sql`lower(${column}) = ANY(${cities}::text[])`;
+  });
+
 /** Our ids (`ids`): `column` is one of them. */
 export const idsFilter = (column: SqlFragment, description: string) =>
   filter("ids", Uuids, description, (ids) => sql`${column} = ANY(${ids}::uuid[])`);
