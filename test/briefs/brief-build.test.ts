@@ -6,10 +6,10 @@
  * with its error; promoting a person links the catalogue contact or makes an unlinked record.
  */
 import crypto from "node:crypto";
-import { FINDINGS_LIMIT, personKey } from "../../src/features/research/briefs/brief.dossier";
+import { DOSSIER_EVENTS_LIMIT, FINDINGS_LIMIT, personKey } from "../../src/features/research/briefs/brief.dossier";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";
-import { insertIntelligence, insertUnlock } from "../support/block-factories";
+import { insertEvent, insertIntelligence, insertUnlock } from "../support/block-factories";
 import { insertCenter } from "../support/early-childhood-factories";
 import { insert, insertDistrict, insertDistrictStats } from "../support/factories";
 import { insertSchool, insertSchoolStats } from "../support/school-factories";
@@ -24,7 +24,7 @@ describe("the brief build job", () => {
   let district: string;
   let ada: string;
 
-  const poll = (app: TestApp, briefId: string, plan: "enterprise" | "free" = "enterprise") =>
+  const poll = (app: TestApp, briefId: string, plan: "enterprise" | "free" | "internal" = "enterprise") =>
     until(
       async () => (await app.get(`/api/v1/briefs/${briefId}`, plan).expect(200)).body.brief,
       (b) => b.status !== "building",
@@ -251,6 +251,58 @@ describe("the brief build job", () => {
     // A vendor named twice is cited where it was first found.
     expect(findings.vendors[2]).toMatchObject({ source_url: "https://example.test/zeta-1", data_source: "test" });
     expect(findings.funding.map((f: any) => f.source)).toEqual(["e_rate", "title_i", "title_i"]);
+  });
+
+  it("the events are the record's events block: the same rows, order and gating as it serves the organization", async () => {
+    // More events than the dossier holds; a gated kind; two events of one day whose ids sort against their
+    // creation (the block breaks ties by created_at, then id).
+    const eventful = await insertDistrict(db, { name: "Eventful Brief District", state: "NE", status: "completed" });
+    const [low, high] = [crypto.randomUUID(), crypto.randomUUID()].sort();
+    const created = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+    for (let i = 0; i < DOSSIER_EVENTS_LIMIT + 2; i += 1)
+      await insertEvent(db, "district", eventful, `2026-0${1 + (i % 9)}-1${i % 7}`, { title: `News ${i}`, created_at: created(i) });
+    await insertEvent(db, "district", eventful, "2026-11-02", {
+      id: high,
+      event_type: "contract_award",
+      title: "Board approves a contract with Brightline for $90,000",
+      description: "Minutes: the Brightline contract, $90,000 through 2028.",
+      source_url: "https://example.test/eventful/minutes.pdf",
+      data_source: "extraction",
+      created_at: created(30),
+    });
+    await insertEvent(db, "district", eventful, "2026-11-02", { id: low, title: "Later the same day", created_at: created(31) });
+    await insertUnlock(db, t.orgs.enterprise, "district", eventful);
+    const internalProject = (await t.post("/api/v1/projects", { name: "Internal briefs" }, "internal").expect(201)).body.data.id;
+
+    const keys = ["event_date", "event_type", "title", "description", "source_url"];
+    const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    for (const [plan, projectId, unlocked] of [
+      ["enterprise", project, true],
+      ["internal", internalProject, false],
+    ] as const) {
+      const { brief_id } = (
+        await t.post("/api/v1/briefs", { project_id: projectId, entity_type: "district", entity_id: eventful }, plan).expect(202)
+      ).body;
+      const { events } = (await poll(t, brief_id, plan)).dossier;
+      const served = await t.graphql(
+        `query($id: UUID!, $n: Int!) { district(id: $id) { events(limit: $n) { ${keys.map(camel).join(" ")} } } }`,
+        { id: eventful, n: DOSSIER_EVENTS_LIMIT },
+        plan,
+      );
+      expect(served.errors).toBeUndefined();
+      const blockEvents = served.data.district.events.map((e: Record<string, unknown>) =>
+        Object.fromEntries(keys.map((k) => [k, e[camel(k)]])),
+      );
+      expect([plan, events.map((e: Record<string, unknown>) => Object.fromEntries(keys.map((k) => [k, e[k]])))]).toEqual([
+        plan,
+        blockEvents,
+      ]);
+      expect(blockEvents.slice(-2).map((e: any) => e.title)).toEqual([
+        unlocked ? "Board approves a contract with Brightline for $90,000" : "Contract award recorded",
+        "Later the same day",
+      ]);
+      expect(events.at(-2).data_source).toBe("extraction");
+    }
   });
 
   it("reads each findings list bounded, the most recent first, and says which lists were cut", async () => {

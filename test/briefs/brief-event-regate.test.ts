@@ -172,6 +172,7 @@ describe("briefs built before event gating (issue 20 point 2)", () => {
       expect([face, leaks(dossier.events)]).toEqual([face, GATED]);
       expect([face, leaks(dossier.narrative)]).toEqual([face, []]);
     }
-    expect(read.rest.dossier.events[0]).toMatchObject({ event_type: "contract_award", title: CONTRACT_TITLE, source_url: MINUTES_URL });
+    // The rebuild's events are chronological, as the district's events block serves them: the latest last.
+    expect(read.rest.dossier.events.at(-1)).toMatchObject({ event_type: "contract_award", title: CONTRACT_TITLE, source_url: MINUTES_URL });
   });
 });

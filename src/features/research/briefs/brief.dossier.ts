@@ -22,6 +22,7 @@ import type { Db } from "../../../db/client";
 import { SqlParams } from "../../../db/sql";
 import { listedContactsOfParent, NAME_KEY_SQL } from "../../catalogue/contacts/contact.service";
 import { presentEvent } from "../../catalogue/events/event.access";
+import { decodeLatestEvents, latestEventsSql, type SourcedEvent } from "../../catalogue/events/event.blocks";
 import { ENTITY_SQL, type EntityKind } from "../../kits/common/entity-kind";
 import { decodeFindings, findingsSql, type Findings, type FindingsName } from "../intelligence/intelligence.blocks";
 import { textGeneratorFromEnv, type TextGenerator, type TextSource } from "../text-generation/text-generation";
@@ -29,7 +30,8 @@ import type { BriefEntityType } from "./brief.type";
 
 /** People listed in one dossier at most (a large district has hundreds of contacts). */
 export const DOSSIER_PEOPLE_LIMIT = 100;
-const EVENTS_LIMIT = 10;
+/** Timeline events in one dossier: the latest, as the record serves them. */
+export const DOSSIER_EVENTS_LIMIT = 10;
 /** Rows of each findings list at most (the most recent first, as the district and school records order them). */
 export const FINDINGS_LIMIT = 50;
 const NARRATIVE_WORDS = 250;
@@ -63,7 +65,6 @@ export function personKey(entityType: string, entityId: string, nameKey: string)
 export const PERSON_KEY_PATTERN = /^p_[0-9a-f]{24}$/;
 
 const distinct = <T>(values: (T | null | undefined)[]): T[] => [...new Set(values.filter((v): v is T => v != null && v !== ""))];
-const day = (value: Date | null | undefined): string | null => (value ? value.toISOString().slice(0, 10) : null);
 
 /** The percent change between two values, rounded to 0.1 (null when either is missing or the base is 0). */
 function percentChange(from: number | null | undefined, to: number | null | undefined): number | null {
@@ -270,15 +271,12 @@ export async function buildDossier(db: Db, env: Env, subject: DossierSubject, no
     };
   }
 
-  // ---- recent timeline events, stored as they are: every read presents them with the organization's unlock at
-  // that time (brief.service.ts), so a later unlock shows them whole. The narrative sees only what the
-  // organization may see now (those restating gated intelligence in their public form unless unlocked).
-  const events = await db.prisma.timelineEvent.findMany({
-    where: { entity_type: kind, entity_id: id },
-    orderBy: [{ event_date: "desc" }, { id: "asc" }],
-    take: EVENTS_LIMIT,
-  });
-  for (const e of events.map((event) => presentEvent(event, unlocked)))
+  // ---- recent timeline events: the record's events block as it serves the latest DOSSIER_EVENTS_LIMIT (the same
+  // rows, chronological), stored as they are: every read presents them with the organization's unlock at that time
+  // (brief.service.ts), so a later unlock shows them whole. The narrative sees only what the organization may see
+  // now (those restating gated intelligence in their public form unless unlocked), the most recent first.
+  const events = await readEvents(db, kind, id);
+  for (const e of events.map((event) => presentEvent(event, unlocked)).reverse())
     if (e.description && e.source_url) sources.push({ url: e.source_url, title: e.title, text: e.description });
 
   // ---- narrative
@@ -341,7 +339,7 @@ export async function buildDossier(db: Db, env: Env, subject: DossierSubject, no
       people,
       findings,
       events: events.map((e) => ({
-        event_date: day(e.event_date),
+        event_date: e.event_date,
         event_type: e.event_type,
         title: e.title,
         description: e.description,
@@ -370,6 +368,16 @@ async function readFindings(db: Db, organizationId: string, kind: EntityKind, id
     p.values,
   );
   return decodeFindings(row ?? ({} as Record<FindingsName, unknown>));
+}
+
+/** The record's latest DOSSIER_EVENTS_LIMIT events as its events block serves them, whole, with their data_source. One statement. */
+async function readEvents(db: Db, kind: EntityKind, id: string): Promise<SourcedEvent[]> {
+  const [row] = await db.query<{ events: unknown }>(
+    `SELECT ${latestEventsSql({ kind, record: "e" }, DOSSIER_EVENTS_LIMIT)} AS events
+       FROM ${ENTITY_SQL[kind].table} e WHERE e.id = $1::uuid`,
+    [id],
+  );
+  return decodeLatestEvents(row?.events);
 }
 
 function enrollmentChange(trend: { school_year_start: number; total_enrollment: number | null }[]) {
