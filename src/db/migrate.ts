@@ -2,15 +2,17 @@
  * Applies prisma/migrations/<name>/migration.sql in name order and records each in `_prisma_migrations`
  * exactly as Prisma Migrate does (sha256 checksum of the file, started/finished timestamps, one applied
  * step), so `prisma migrate status` on a machine with the schema engine agrees with us.
- * A session-level advisory lock (Prisma's own lock id) keeps concurrent API/worker processes from racing.
+ * One transaction holding an advisory lock (Prisma Migrate's lock key) keeps concurrent API/worker processes from racing.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Db, Queryable } from "./client";
+import { advisoryXactLock } from "./locks";
 import { packageRoot } from "./package-root";
 
 export const MIGRATIONS_DIR = path.join(packageRoot, "prisma", "migrations");
+/** Prisma Migrate's lock key: older releases and `prisma migrate` exclude us by it, so it never changes. */
 const PRISMA_ADVISORY_LOCK = 72707369;
 
 const LEDGER_DDL = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
@@ -53,7 +55,7 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<MigrateResu
     // Migrations are not requests: no statement timeout of the API's pool applies to them.
     if (db.kind === "postgres") await tx.query("SET LOCAL statement_timeout = 0");
     // Transaction-scoped lock: released on commit, so a crashed process never leaves it held.
-    await tx.query(`SELECT pg_advisory_xact_lock(${PRISMA_ADVISORY_LOCK})`);
+    await advisoryXactLock(tx, PRISMA_ADVISORY_LOCK);
     await tx.exec(LEDGER_DDL);
     const done = await tx.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(
       `SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`,

@@ -11,6 +11,7 @@
  * second run over the same catalogue on the same day (or with the same `referenceDay`) changes nothing.
  */
 import type { Db, Queryable } from "../../db/client";
+import { advisoryXactLock } from "../../db/locks";
 import { buildAssessments, gradeNumber, hasTestedGrade, type AssessmentTarget } from "./assessment";
 import { buildAssociations, buildChildcarePeople } from "./associations";
 import { readColumnTypes } from "../../db/column-types";
@@ -105,7 +106,7 @@ export interface DemoSummary {
   rows: Record<DemoTable, number>;
 }
 
-/** Serialises concurrent seeders (several processes starting on one PostgreSQL); released at commit. */
+/** Serialises concurrent seeders (several processes starting on one PostgreSQL); released at commit. A fixed key: older releases take it too. */
 const DEMO_SEED_LOCK = 20261101;
 
 export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Promise<DemoSummary> {
@@ -117,8 +118,8 @@ export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Prom
   withReferenceDay(day, () => null);
   // Inside the transaction only `q` is used: embedded PGlite has one connection and would deadlock on `db`.
   return db.transaction(async (q) => {
-    // Hand-written: Prisma has no advisory locks; on the seed's transaction `q` (bench/startup.ts first start).
-    await q.query(`SELECT pg_advisory_xact_lock(${DEMO_SEED_LOCK})`);
+    // On the seed's transaction `q` (bench/startup.ts first start).
+    await advisoryXactLock(q, DEMO_SEED_LOCK);
     const types = await readColumnTypes(q, DEMO_TABLES);
     const selection = await selectSubset(q);
     await deleteDemoRows(
