@@ -1,5 +1,5 @@
 // Prints a fragment selecting every field of a type, recursively (no arguments). Used to write the
-// full-record fragments in rest-adapter/operations/*.graphql. Usage: print-fragment.ts <Type> [Name]
+// full-record fragments in the features' *.rest.graphql. Usage: print-fragment.ts <Type> [Name]
 import { getNamedType, isCompositeType, isObjectType, type GraphQLObjectType } from "graphql";
 import { getSchema } from "../src/graphql/schema";
 
