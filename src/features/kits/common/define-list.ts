@@ -303,7 +303,8 @@ export interface ListDefinition<G extends readonly AnyGroup<C>[], O extends stri
   /** The filter input type's description. */
   description: string;
   filters: G;
-  sorts: Record<O, SortField>;
+  /** Sort field -> its description (the column of the same name), or its column and description. */
+  sorts: Record<O, SortField | string>;
   defaultSort: NoInfer<O>;
   maxLimit: number;
   defaultLimit?: number;
@@ -357,6 +358,10 @@ export function defineList<const G extends readonly AnyGroup<C>[], O extends str
   InputType(filterName)(Filter);
 
   const sorts = Object.keys(definition.sorts) as O[];
+  const sortOf = (sort: O): SortField => {
+    const declared = definition.sorts[sort];
+    return typeof declared === "string" ? { column: sort, description: declared } : declared;
+  };
   const OrderField = Object.fromEntries(sorts.map((s) => [s, s])) as { [K in O]: K };
   registerEnumType(OrderField, { name: orderName });
 
@@ -380,7 +385,7 @@ export function defineList<const G extends readonly AnyGroup<C>[], O extends str
     OrderField,
     Args,
     clauses,
-    orderColumns: Object.fromEntries(sorts.map((s) => [s, definition.sorts[s].column])) as Record<O, string>,
+    orderColumns: Object.fromEntries(sorts.map((s) => [s, sortOf(s).column])) as Record<O, string>,
     defaultOrder: definition.defaultSort,
     maxLimit: definition.maxLimit,
     fields,
@@ -389,7 +394,7 @@ export function defineList<const G extends readonly AnyGroup<C>[], O extends str
         [TYPE]: definition.description,
         ...Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, field.description])),
       },
-      [orderName]: orderEnum(definition.items, Object.fromEntries(sorts.map((s) => [s, definition.sorts[s].description]))),
+      [orderName]: orderEnum(definition.items, Object.fromEntries(sorts.map((s) => [s, sortOf(s).description]))),
     },
   };
 }
