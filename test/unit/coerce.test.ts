@@ -3,6 +3,7 @@ import {
   GraphQLEnumType,
   GraphQLFloat,
   GraphQLID,
+  GraphQLInputObjectType,
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
@@ -134,5 +135,43 @@ describe("REST string parameters -> GraphQL variables (rest-adapter/coerce.ts)",
   it("refuses a parameter given twice or not as a string", () => {
     expect(() => coerceParameters({ limit: ["1", "2"] }, variables, new Set())).toThrow("limit must be given once");
     expect(() => coerceParameters({ limit: 5 }, variables, new Set())).toThrow("limit must be a string");
+  });
+});
+
+describe("a list's filter variable stands for its fields (restParameters, src/features/kits/common/define-list.ts)", () => {
+  const Filter = new GraphQLInputObjectType({
+    name: "ThingFilter",
+    extensions: { restParameters: true },
+    fields: {
+      state: { type: GraphQLString },
+      minCount: { type: GraphQLInt },
+      ids: { type: new GraphQLList(new GraphQLNonNull(UUIDScalar)) },
+    },
+  });
+  const listSchema = new GraphQLSchema({
+    query: new GraphQLObjectType({ name: "Query", fields: { things: { type: GraphQLBoolean, args: { filter: { type: Filter } } } } }),
+  });
+  const listVariables = operationVariables(
+    listSchema,
+    getOperationAST(parse(`query($filter: ThingFilter, $limit: Int) { things(filter: $filter) }`))!,
+  );
+
+  it("expands the filter into one parameter per field, in field order, each gathered back into $filter", () => {
+    expect([...listVariables.keys()]).toEqual(["state", "minCount", "ids", "limit"]);
+    expect(listVariables.get("minCount")).toMatchObject({ parent: "filter", field: Filter.getFields().minCount });
+    expect(coerceParameters({ state: "NE", min_count: "3", ids: UUID, limit: "5" }, listVariables, new Set())).toEqual({
+      filter: { state: "NE", minCount: 3, ids: [UUID] },
+      limit: 5,
+    });
+    expect(coerceParameters({ limit: "5" }, listVariables, new Set())).toEqual({ limit: 5 });
+  });
+
+  it("names the field's parameter in its 400s, and lists the fields among the allowed parameters", () => {
+    expect(() => coerceParameters({ min_count: "many" }, listVariables, new Set())).toThrow(
+      new ParameterError('min_count must be an integer from -2147483648 to 2147483647; got "many"'),
+    );
+    expect(() => coerceParameters({ filter: "x" }, listVariables, new Set())).toThrow(
+      new ParameterError("unknown parameter filter; allowed: state, min_count, ids, limit"),
+    );
   });
 });
