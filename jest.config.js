@@ -13,6 +13,7 @@ module.exports = {
   // pg-boss and its helpers ship ESM only; let swc turn them into CommonJS for jest.
   transformIgnorePatterns: ["/node_modules/(?!(pg-boss|serialize-error|non-error|cron-parser|p-map|p-limit|yocto-queue)/)"],
   clearMocks: true,
-  // CI runs the PostgreSQL and embedded suites at once on a 2-core machine: long loads need room.
-  testTimeout: 300000,
+  // A guard against hangs, not a speed limit: CI runs both suites at once in two workers each on a 2-core
+  // machine (half a core per file), and the long property tests (test/unlocks/unlock.property.test.ts) need room.
+  testTimeout: 600000,
 };
