@@ -960,21 +960,23 @@ export interface components {
              */
             created_at: string;
             /** @description The caller's organization's unlock state of this contact and what unlocking it costs (2 credits). */
-            _access: {
-                /** @description true when the caller's organization has unlocked the record (its gated fields are filled). */
-                is_unlocked: boolean;
-                /** @description true while an unlock of the caller's organization is pending (credits held, extraction or enrichment running), a re-extraction of an unlocked record included; unlock-status then says unlock_pending. */
-                is_unlocking: boolean;
-                /**
-                 * Format: date-time
-                 * @description When the caller's organization's unlock completed (UTC); null while locked.
-                 */
-                unlocked_at: string | null;
-                /** @description Credits the caller's organization has been charged for this record (0 while locked). */
-                credits_spent: number;
-                /** @description Credits one unlock of this record costs (districts and schools 6, contacts 2). */
-                unlock_cost: number;
-            };
+            _access: components["schemas"]["AccessFields"];
+        };
+        /** @description What the caller's organization may see of a gated record, and what unlocking costs. */
+        AccessFields: {
+            /** @description true when the caller's organization has unlocked the record (its gated fields are filled). */
+            is_unlocked: boolean;
+            /** @description true while an unlock of the caller's organization is pending (credits held, extraction or enrichment running), a re-extraction of an unlocked record included; unlock-status then says unlock_pending. */
+            is_unlocking: boolean;
+            /**
+             * Format: date-time
+             * @description When the caller's organization's unlock completed (UTC); null while locked.
+             */
+            unlocked_at: string | null;
+            /** @description Credits the caller's organization has been charged for this record (0 while locked). */
+            credits_spent: number;
+            /** @description Credits one unlock of this record costs (districts and schools 6, contacts 2). */
+            unlock_cost: number;
         };
         /**
          * @description Normalized license types (licenseTypeRaw keeps the roster's own).
@@ -1262,160 +1264,15 @@ export interface components {
              */
             created_at: string;
             /** @description The caller's organization's unlock state of this district and what unlocking it costs (6 credits). */
-            _access: {
-                /** @description true when the caller's organization has unlocked the record (its gated fields are filled). */
-                is_unlocked: boolean;
-                /** @description true while an unlock of the caller's organization is pending (credits held, extraction or enrichment running), a re-extraction of an unlocked record included; unlock-status then says unlock_pending. */
-                is_unlocking: boolean;
-                /**
-                 * Format: date-time
-                 * @description When the caller's organization's unlock completed (UTC); null while locked.
-                 */
-                unlocked_at: string | null;
-                /** @description Credits the caller's organization has been charged for this record (0 while locked). */
-                credits_spent: number;
-                /** @description Credits one unlock of this record costs (districts and schools 6, contacts 2). */
-                unlock_cost: number;
-            };
+            _access: components["schemas"]["AccessFields"];
             /** @description Values selected by metricQuery, keyed by their `as` name. */
             metric_values: unknown;
             /** @description The latest assessment summary (highest school year); null when none is loaded. No real assessment file is bundled: the demo layer writes them (sourceId demo-assessment). */
-            assessment_summary: {
-                /** @description Id of the assessment source. */
-                source_id: string;
-                /** @description Two-letter state abbreviation. */
-                state: string;
-                /**
-                 * Format: int32
-                 * @description School year as the fall year it starts in (2023 = 2023-24).
-                 */
-                school_year: number;
-                /** @description The source's data-quality mark, e.g. complete. */
-                data_quality: string | null;
-                /** @description Subjects the source tested for this entity (ela, math, science). */
-                subjects_available: string[] | null;
-                /** @description Figures per subject. */
-                metrics: {
-                    /** @description English language arts. */
-                    ela: components["schemas"]["AssessmentMetricFields"] | null;
-                    /** @description Mathematics. */
-                    math: components["schemas"]["AssessmentMetricFields"] | null;
-                    /** @description Science. */
-                    science: components["schemas"]["AssessmentMetricFields"] | null;
-                } | null;
-                /** @description Per-grade figures as a JSON object, as the source gives them (demo rows: grades -> grade -> subject -> proficiency percent 0-100). */
-                grade_summary: unknown;
-                /** @description Manifest of the source publication. */
-                source_manifest_uri: string | null;
-                /** @description The source publication's canonical file. */
-                canonical_artifact_uri: string | null;
-                /** @description Where the summary comes from and how complete that source is. */
-                coverage: {
-                    /** @description Id of the assessment source. */
-                    source_id: string | null;
-                    /** @description Name of the source (demo rows: 'Demo assessment source (not real results)'). No real assessment file is loaded here; the demo layer writes these in states without real rows. */
-                    source_name: string | null;
-                    /** @description Publication status of the source's release (demo rows: demo). */
-                    publication_status: string | null;
-                    /** @description When the source published the release (as given by the source). */
-                    published_at: string | null;
-                    /** @description The source publication's canonical file. */
-                    canonical_artifact_uri: string | null;
-                    /** @description Format of that file, as the source names it. */
-                    canonical_artifact_format: string | null;
-                    /** @description Manifest of the source publication. */
-                    manifest_uri: string | null;
-                    /** @description The source's data-quality summary as a JSON object. */
-                    quality_summary: unknown;
-                } | null;
-                /** @description Why figures may not compare across states or years (demo: says the figures are invented). */
-                comparability_warning: string | null;
-            } | null;
+            assessment_summary: components["schemas"]["AssessmentSummaryFields"] | null;
             /** @description The district's assessment results of the latest school year that has any, one per grade, subject and student group (demo layer: sourceId demo-assessment). */
-            assessment_grade_rows: {
-                /**
-                 * Format: uuid
-                 * @description Our id of the row (UUID).
-                 */
-                id: string;
-                /** @description Id of the assessment source (demo rows: demo-assessment). */
-                source_id: string;
-                /** @description Two-letter state abbreviation. */
-                state: string;
-                /**
-                 * Format: int32
-                 * @description School year as the fall year it starts in (2023 = 2023-24).
-                 */
-                school_year: number;
-                /** @description Tested grade, as the source labels it. */
-                grade: string;
-                /** @description Tested subject: ela, math or science. */
-                subject: string;
-                /** @description Kind of student group, e.g. all. */
-                student_group_type: string | null;
-                /** @description Student group name, e.g. All students. */
-                student_group: string | null;
-                /** @description Id of the student group in the source. */
-                student_group_id: string | null;
-                /** @description Students enrolled in the tested grade (persons). */
-                enrolled_count: number | null;
-                /** @description Students tested (persons). */
-                tested_count: number | null;
-                /** @description Students tested with a valid score (persons). */
-                tested_with_scores_count: number | null;
-                /** @description Students scoring proficient or above (persons). */
-                proficiency_count: number | null;
-                /** @description Proficient or above as a percent (0-100) of students tested with scores. */
-                proficiency_pct: number | null;
-                /** @description Tested as a percent (0-100) of enrolled. */
-                participation_rate: number | null;
-                /** @description Mean scale score (the state test's own scale). */
-                mean_scale_score: number | null;
-                /** @description The source's data-quality mark, e.g. complete. */
-                data_quality: string | null;
-                /** @description Why a value is suppressed, when the source suppressed it (small groups); null otherwise. */
-                suppression_code: string | null;
-            }[];
+            assessment_grade_rows: components["schemas"]["AssessmentGradeRowFields"][];
             /** @description The district's state's rows for the school year of its grade rows. */
-            assessment_state_rows: {
-                /** @description Id of the assessment source (demo rows: demo-assessment). */
-                source_id: string;
-                /** @description Two-letter state abbreviation. */
-                state: string;
-                /**
-                 * Format: int32
-                 * @description School year as the fall year it starts in (2023 = 2023-24).
-                 */
-                school_year: number;
-                /** @description Tested grade, as the source labels it. */
-                grade: string;
-                /** @description Tested subject: ela, math or science. */
-                subject: string;
-                /** @description Kind of student group, e.g. all. */
-                student_group_type: string | null;
-                /** @description Student group name, e.g. All students. */
-                student_group: string | null;
-                /** @description Id of the student group in the source. */
-                student_group_id: string | null;
-                /** @description Students enrolled in the tested grade (persons). */
-                enrolled_count: number | null;
-                /** @description Students tested (persons). */
-                tested_count: number | null;
-                /** @description Students tested with a valid score (persons). */
-                tested_with_scores_count: number | null;
-                /** @description Students scoring proficient or above (persons). */
-                proficiency_count: number | null;
-                /** @description Proficient or above as a percent (0-100) of students tested with scores. */
-                proficiency_pct: number | null;
-                /** @description Tested as a percent (0-100) of enrolled. */
-                participation_rate: number | null;
-                /** @description Mean scale score (the state test's own scale). */
-                mean_scale_score: number | null;
-                /** @description The source's data-quality mark, e.g. complete. */
-                data_quality: string | null;
-                /** @description Why a value is suppressed, when the source suppressed it (small groups); null otherwise. */
-                suppression_code: string | null;
-            }[];
+            assessment_state_rows: components["schemas"]["AssessmentStateRowFields"][];
             /** @description IDEA child counts with F-33 special-education finance, by fiscal year (F-33 FY N = school year N-1); trend history-gated like annualStatistics. Demo data: written by the demo layer (data_source demo), not from a real source. */
             special_education_finance: {
                 /** @description The latest fiscal year's entry. */
@@ -1513,122 +1370,67 @@ export interface components {
                 };
             };
             /** @description Extracted pain points, newest first. Null unless the caller's organization has unlocked this entity. */
-            pain_points: {
-                /**
-                 * Format: uuid
-                 * @description Our id of the pain point (UUID).
-                 */
-                id: string;
-                /** @description staffing, budget, infrastructure, security, integration, compliance, enrollment, other. */
-                category: string;
-                /** @description The problem, as extracted from public documents. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
-                description: string;
-                /** @description The document it was found in. */
-                source_url: string | null;
-                /**
-                 * Format: date-time
-                 * @description When it was extracted (UTC).
-                 */
-                detected_at: string | null;
-            }[] | null;
+            pain_points: components["schemas"]["PainPointFields"][] | null;
             /** @description Vendors in use, by name. Null unless the caller's organization has unlocked this entity. */
-            vendors: {
-                /**
-                 * Format: uuid
-                 * @description Our id of the vendor (UUID).
-                 */
-                id: string;
-                /** @description Vendor name (demo vendors use sample names such as Contoso). */
-                name: string;
-                /** @description sis, lms, assessment, communication, hr, finance, security, sso, devices, other. */
-                category: string;
-            }[] | null;
+            vendors: components["schemas"]["VendorFields"][] | null;
             /** @description Funding sources, latest fiscal year first. Null unless the caller's organization has unlocked this entity. */
-            funding: {
-                /**
-                 * Format: uuid
-                 * @description Our id of the funding row (UUID).
-                 */
-                id: string;
-                /** @description esser, erate, title_i, bond, grant, state, other. */
-                source: string;
-                /** @description Amount, USD, nominal (not adjusted for inflation). */
-                amount: number | null;
-                /**
-                 * Format: int32
-                 * @description Fiscal year the funding applies to, as extracted.
-                 */
-                fiscal_year: number | null;
-                /** @description What the funding is for, as extracted. */
-                description: string | null;
-            }[] | null;
+            funding: components["schemas"]["FundingFields"][] | null;
             /** @description Vendor contracts, soonest expiry first. Null unless the caller's organization has unlocked this entity. */
-            contracts: {
-                /**
-                 * Format: uuid
-                 * @description Our id of the contract (UUID).
-                 */
-                id: string;
-                /**
-                 * Format: uuid
-                 * @description Our id of the vendor, when known.
-                 */
-                vendor_id: string | null;
-                /** @description The vendor's name. */
-                vendor_name: string | null;
-                /** @description Vendor category of the contract (VendorCategory values). */
-                category: string | null;
-                /** @description Contract value, USD, nominal (not adjusted for inflation). */
-                amount: number | null;
-                /**
-                 * Format: date
-                 * @description Contract start date (YYYY-MM-DD).
-                 */
-                starts_on: string | null;
-                /**
-                 * Format: date
-                 * @description Contract expiry date, YYYY-MM-DD (hasExpiringContracts: from today to 6 months ahead).
-                 */
-                expires_on: string | null;
-            }[] | null;
+            contracts: components["schemas"]["ContractFields"][] | null;
             /** @description Bids (RFPs), latest posted first, with the caller's filing. Null unless the caller's organization has unlocked this entity. */
-            bids: {
-                /**
-                 * Format: uuid
-                 * @description Our id of the bid (UUID).
-                 */
-                id: string;
-                /** @description Title of the bid or RFP as posted. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
-                title: string;
-                /** @description open while still taking bids (status open, deadline not passed), else closed. */
-                status: components["schemas"]["BidStatus"];
-                /**
-                 * Format: date
-                 * @description Date the bid was posted (YYYY-MM-DD).
-                 */
-                posted_on: string | null;
-                /**
-                 * Format: date-time
-                 * @description Submission deadline (UTC; parsed in the entity's state's time zone).
-                 */
-                deadline_at: string | null;
-                /** @description Where the bid is posted. */
-                url: string | null;
-                /** @description The caller's organization's filing of this bid; null when not filed. */
-                filing: {
-                    /** @description save, set_aside, not_useful. */
-                    action: string;
-                    /** @description Why it was set aside or marked not useful (a code), when given. */
-                    reason_code: string | null;
-                    /** @description Free-text note of the filing. */
-                    reason_note: string | null;
-                    /**
-                     * Format: date-time
-                     * @description When the organization filed the bid (UTC).
-                     */
-                    filed_at: string;
-                } | null;
-            }[] | null;
+            bids: components["schemas"]["BidFields"][] | null;
+        };
+        /** @description The latest assessment summary of a district or school (highest school_year). */
+        AssessmentSummaryFields: {
+            /** @description Id of the assessment source. */
+            source_id: string;
+            /** @description Two-letter state abbreviation. */
+            state: string;
+            /**
+             * Format: int32
+             * @description School year as the fall year it starts in (2023 = 2023-24).
+             */
+            school_year: number;
+            /** @description The source's data-quality mark, e.g. complete. */
+            data_quality: string | null;
+            /** @description Subjects the source tested for this entity (ela, math, science). */
+            subjects_available: string[] | null;
+            /** @description Figures per subject. */
+            metrics: {
+                /** @description English language arts. */
+                ela: components["schemas"]["AssessmentMetricFields"] | null;
+                /** @description Mathematics. */
+                math: components["schemas"]["AssessmentMetricFields"] | null;
+                /** @description Science. */
+                science: components["schemas"]["AssessmentMetricFields"] | null;
+            } | null;
+            /** @description Per-grade figures as a JSON object, as the source gives them (demo rows: grades -> grade -> subject -> proficiency percent 0-100). */
+            grade_summary: unknown;
+            /** @description Manifest of the source publication. */
+            source_manifest_uri: string | null;
+            /** @description The source publication's canonical file. */
+            canonical_artifact_uri: string | null;
+            /** @description Where the summary comes from and how complete that source is. */
+            coverage: {
+                /** @description Id of the assessment source. */
+                source_id: string | null;
+                /** @description Name of the source (demo rows: 'Demo assessment source (not real results)'). No real assessment file is loaded here; the demo layer writes these in states without real rows. */
+                source_name: string | null;
+                /** @description Publication status of the source's release (demo rows: demo). */
+                publication_status: string | null;
+                /** @description When the source published the release (as given by the source). */
+                published_at: string | null;
+                /** @description The source publication's canonical file. */
+                canonical_artifact_uri: string | null;
+                /** @description Format of that file, as the source names it. */
+                canonical_artifact_format: string | null;
+                /** @description Manifest of the source publication. */
+                manifest_uri: string | null;
+                /** @description The source's data-quality summary as a JSON object. */
+                quality_summary: unknown;
+            } | null;
+            /** @description Why figures may not compare across states or years (demo: says the figures are invented). */
+            comparability_warning: string | null;
         };
         /** @description One subject's figures in an assessment summary. */
         AssessmentMetricFields: {
@@ -1644,6 +1446,91 @@ export interface components {
             vs_state_pp: number | null;
             /** @description How the figures were combined, e.g. grade_average. */
             basis: string | null;
+        };
+        /** @description One assessment result of a district or school (year, grade, subject, student group). */
+        AssessmentGradeRowFields: {
+            /**
+             * Format: uuid
+             * @description Our id of the row (UUID).
+             */
+            id: string;
+            /** @description Id of the assessment source (demo rows: demo-assessment). */
+            source_id: string;
+            /** @description Two-letter state abbreviation. */
+            state: string;
+            /**
+             * Format: int32
+             * @description School year as the fall year it starts in (2023 = 2023-24).
+             */
+            school_year: number;
+            /** @description Tested grade, as the source labels it. */
+            grade: string;
+            /** @description Tested subject: ela, math or science. */
+            subject: string;
+            /** @description Kind of student group, e.g. all. */
+            student_group_type: string | null;
+            /** @description Student group name, e.g. All students. */
+            student_group: string | null;
+            /** @description Id of the student group in the source. */
+            student_group_id: string | null;
+            /** @description Students enrolled in the tested grade (persons). */
+            enrolled_count: number | null;
+            /** @description Students tested (persons). */
+            tested_count: number | null;
+            /** @description Students tested with a valid score (persons). */
+            tested_with_scores_count: number | null;
+            /** @description Students scoring proficient or above (persons). */
+            proficiency_count: number | null;
+            /** @description Proficient or above as a percent (0-100) of students tested with scores. */
+            proficiency_pct: number | null;
+            /** @description Tested as a percent (0-100) of enrolled. */
+            participation_rate: number | null;
+            /** @description Mean scale score (the state test's own scale). */
+            mean_scale_score: number | null;
+            /** @description The source's data-quality mark, e.g. complete. */
+            data_quality: string | null;
+            /** @description Why a value is suppressed, when the source suppressed it (small groups); null otherwise. */
+            suppression_code: string | null;
+        };
+        /** @description One state-level assessment result (state, year, grade, subject, student group). */
+        AssessmentStateRowFields: {
+            /** @description Id of the assessment source (demo rows: demo-assessment). */
+            source_id: string;
+            /** @description Two-letter state abbreviation. */
+            state: string;
+            /**
+             * Format: int32
+             * @description School year as the fall year it starts in (2023 = 2023-24).
+             */
+            school_year: number;
+            /** @description Tested grade, as the source labels it. */
+            grade: string;
+            /** @description Tested subject: ela, math or science. */
+            subject: string;
+            /** @description Kind of student group, e.g. all. */
+            student_group_type: string | null;
+            /** @description Student group name, e.g. All students. */
+            student_group: string | null;
+            /** @description Id of the student group in the source. */
+            student_group_id: string | null;
+            /** @description Students enrolled in the tested grade (persons). */
+            enrolled_count: number | null;
+            /** @description Students tested (persons). */
+            tested_count: number | null;
+            /** @description Students tested with a valid score (persons). */
+            tested_with_scores_count: number | null;
+            /** @description Students scoring proficient or above (persons). */
+            proficiency_count: number | null;
+            /** @description Proficient or above as a percent (0-100) of students tested with scores. */
+            proficiency_pct: number | null;
+            /** @description Tested as a percent (0-100) of enrolled. */
+            participation_rate: number | null;
+            /** @description Mean scale score (the state test's own scale). */
+            mean_scale_score: number | null;
+            /** @description The source's data-quality mark, e.g. complete. */
+            data_quality: string | null;
+            /** @description Why a value is suppressed, when the source suppressed it (small groups); null otherwise. */
+            suppression_code: string | null;
         };
         /** @description One fiscal year of a district's special-education finance. Demo data: written by the demo layer (data_source demo), not from a real source. */
         SpecialEducationFinanceEntryFields: {
@@ -1874,6 +1761,123 @@ export interface components {
                 /** @description Status of the published value: reported, missing, not_applicable, suppressed or below_standards (NCES codes -1/M, -2/N, -3, -9). */
                 value_status: string | null;
             }[];
+        };
+        /** @description A problem the district or school has, extracted from its public documents. Served only in a district's or school's list that is null until the caller's organization unlocks it (6 credits). */
+        PainPointFields: {
+            /**
+             * Format: uuid
+             * @description Our id of the pain point (UUID).
+             */
+            id: string;
+            /** @description staffing, budget, infrastructure, security, integration, compliance, enrollment, other. */
+            category: string;
+            /** @description The problem, as extracted from public documents. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
+            description: string;
+            /** @description The document it was found in. */
+            source_url: string | null;
+            /**
+             * Format: date-time
+             * @description When it was extracted (UTC).
+             */
+            detected_at: string | null;
+        };
+        /** @description A vendor whose product the district or school uses, extracted from its public documents. Served only in a district's or school's list that is null until the caller's organization unlocks it (6 credits). */
+        VendorFields: {
+            /**
+             * Format: uuid
+             * @description Our id of the vendor (UUID).
+             */
+            id: string;
+            /** @description Vendor name (demo vendors use sample names such as Contoso). */
+            name: string;
+            /** @description sis, lms, assessment, communication, hr, finance, security, sso, devices, other. */
+            category: string;
+        };
+        /** @description A funding source the district or school receives, extracted from its public documents. Served only in a district's or school's list that is null until the caller's organization unlocks it (6 credits). */
+        FundingFields: {
+            /**
+             * Format: uuid
+             * @description Our id of the funding row (UUID).
+             */
+            id: string;
+            /** @description esser, erate, title_i, bond, grant, state, other. */
+            source: string;
+            /** @description Amount, USD, nominal (not adjusted for inflation). */
+            amount: number | null;
+            /**
+             * Format: int32
+             * @description Fiscal year the funding applies to, as extracted.
+             */
+            fiscal_year: number | null;
+            /** @description What the funding is for, as extracted. */
+            description: string | null;
+        };
+        /** @description A contract of the district or school with a vendor, extracted from its public documents. Served only in a district's or school's list that is null until the caller's organization unlocks it (6 credits). */
+        ContractFields: {
+            /**
+             * Format: uuid
+             * @description Our id of the contract (UUID).
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Our id of the vendor, when known.
+             */
+            vendor_id: string | null;
+            /** @description The vendor's name. */
+            vendor_name: string | null;
+            /** @description Vendor category of the contract (VendorCategory values). */
+            category: string | null;
+            /** @description Contract value, USD, nominal (not adjusted for inflation). */
+            amount: number | null;
+            /**
+             * Format: date
+             * @description Contract start date (YYYY-MM-DD).
+             */
+            starts_on: string | null;
+            /**
+             * Format: date
+             * @description Contract expiry date, YYYY-MM-DD (hasExpiringContracts: from today to 6 months ahead).
+             */
+            expires_on: string | null;
+        };
+        /** @description A bid (RFP) the district or school posted, extracted from its website (demo titles start 'Demo RFP:'). Served only in a district's or school's list that is null until the caller's organization unlocks it (6 credits). */
+        BidFields: {
+            /**
+             * Format: uuid
+             * @description Our id of the bid (UUID).
+             */
+            id: string;
+            /** @description Title of the bid or RFP as posted. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
+            title: string;
+            /** @description open while still taking bids (status open, deadline not passed), else closed. */
+            status: components["schemas"]["BidStatus"];
+            /**
+             * Format: date
+             * @description Date the bid was posted (YYYY-MM-DD).
+             */
+            posted_on: string | null;
+            /**
+             * Format: date-time
+             * @description Submission deadline (UTC; parsed in the entity's state's time zone).
+             */
+            deadline_at: string | null;
+            /** @description Where the bid is posted. */
+            url: string | null;
+            /** @description The caller's organization's filing of this bid; null when not filed. */
+            filing: {
+                /** @description save, set_aside, not_useful. */
+                action: string;
+                /** @description Why it was set aside or marked not useful (a code), when given. */
+                reason_code: string | null;
+                /** @description Free-text note of the filing. */
+                reason_note: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the organization filed the bid (UTC).
+                 */
+                filed_at: string;
+            } | null;
         };
         /** @description Something the caller should know about this answer that is not an error (docs/metric-query.md). */
         Notice: {
@@ -2392,160 +2396,15 @@ export interface components {
              */
             created_at: string;
             /** @description The caller's organization's unlock state of this school and what unlocking it costs (6 credits). */
-            _access: {
-                /** @description true when the caller's organization has unlocked the record (its gated fields are filled). */
-                is_unlocked: boolean;
-                /** @description true while an unlock of the caller's organization is pending (credits held, extraction or enrichment running), a re-extraction of an unlocked record included; unlock-status then says unlock_pending. */
-                is_unlocking: boolean;
-                /**
-                 * Format: date-time
-                 * @description When the caller's organization's unlock completed (UTC); null while locked.
-                 */
-                unlocked_at: string | null;
-                /** @description Credits the caller's organization has been charged for this record (0 while locked). */
-                credits_spent: number;
-                /** @description Credits one unlock of this record costs (districts and schools 6, contacts 2). */
-                unlock_cost: number;
-            };
+            _access: components["schemas"]["AccessFields"];
             /** @description Values selected by metricQuery, keyed by their `as` name. */
             metric_values: unknown;
             /** @description The latest assessment summary (highest school year); null when none is loaded. No real assessment file is bundled: the demo layer writes them (sourceId demo-assessment). */
-            assessment_summary: {
-                /** @description Id of the assessment source. */
-                source_id: string;
-                /** @description Two-letter state abbreviation. */
-                state: string;
-                /**
-                 * Format: int32
-                 * @description School year as the fall year it starts in (2023 = 2023-24).
-                 */
-                school_year: number;
-                /** @description The source's data-quality mark, e.g. complete. */
-                data_quality: string | null;
-                /** @description Subjects the source tested for this entity (ela, math, science). */
-                subjects_available: string[] | null;
-                /** @description Figures per subject. */
-                metrics: {
-                    /** @description English language arts. */
-                    ela: components["schemas"]["AssessmentMetricFields"] | null;
-                    /** @description Mathematics. */
-                    math: components["schemas"]["AssessmentMetricFields"] | null;
-                    /** @description Science. */
-                    science: components["schemas"]["AssessmentMetricFields"] | null;
-                } | null;
-                /** @description Per-grade figures as a JSON object, as the source gives them (demo rows: grades -> grade -> subject -> proficiency percent 0-100). */
-                grade_summary: unknown;
-                /** @description Manifest of the source publication. */
-                source_manifest_uri: string | null;
-                /** @description The source publication's canonical file. */
-                canonical_artifact_uri: string | null;
-                /** @description Where the summary comes from and how complete that source is. */
-                coverage: {
-                    /** @description Id of the assessment source. */
-                    source_id: string | null;
-                    /** @description Name of the source (demo rows: 'Demo assessment source (not real results)'). No real assessment file is loaded here; the demo layer writes these in states without real rows. */
-                    source_name: string | null;
-                    /** @description Publication status of the source's release (demo rows: demo). */
-                    publication_status: string | null;
-                    /** @description When the source published the release (as given by the source). */
-                    published_at: string | null;
-                    /** @description The source publication's canonical file. */
-                    canonical_artifact_uri: string | null;
-                    /** @description Format of that file, as the source names it. */
-                    canonical_artifact_format: string | null;
-                    /** @description Manifest of the source publication. */
-                    manifest_uri: string | null;
-                    /** @description The source's data-quality summary as a JSON object. */
-                    quality_summary: unknown;
-                } | null;
-                /** @description Why figures may not compare across states or years (demo: says the figures are invented). */
-                comparability_warning: string | null;
-            } | null;
+            assessment_summary: components["schemas"]["AssessmentSummaryFields"] | null;
             /** @description The school's assessment results of the latest school year that has any, one per grade, subject and student group (demo layer: sourceId demo-assessment). */
-            assessment_grade_rows: {
-                /**
-                 * Format: uuid
-                 * @description Our id of the row (UUID).
-                 */
-                id: string;
-                /** @description Id of the assessment source (demo rows: demo-assessment). */
-                source_id: string;
-                /** @description Two-letter state abbreviation. */
-                state: string;
-                /**
-                 * Format: int32
-                 * @description School year as the fall year it starts in (2023 = 2023-24).
-                 */
-                school_year: number;
-                /** @description Tested grade, as the source labels it. */
-                grade: string;
-                /** @description Tested subject: ela, math or science. */
-                subject: string;
-                /** @description Kind of student group, e.g. all. */
-                student_group_type: string | null;
-                /** @description Student group name, e.g. All students. */
-                student_group: string | null;
-                /** @description Id of the student group in the source. */
-                student_group_id: string | null;
-                /** @description Students enrolled in the tested grade (persons). */
-                enrolled_count: number | null;
-                /** @description Students tested (persons). */
-                tested_count: number | null;
-                /** @description Students tested with a valid score (persons). */
-                tested_with_scores_count: number | null;
-                /** @description Students scoring proficient or above (persons). */
-                proficiency_count: number | null;
-                /** @description Proficient or above as a percent (0-100) of students tested with scores. */
-                proficiency_pct: number | null;
-                /** @description Tested as a percent (0-100) of enrolled. */
-                participation_rate: number | null;
-                /** @description Mean scale score (the state test's own scale). */
-                mean_scale_score: number | null;
-                /** @description The source's data-quality mark, e.g. complete. */
-                data_quality: string | null;
-                /** @description Why a value is suppressed, when the source suppressed it (small groups); null otherwise. */
-                suppression_code: string | null;
-            }[];
+            assessment_grade_rows: components["schemas"]["AssessmentGradeRowFields"][];
             /** @description The school's state's rows for the school year of its grade rows. */
-            assessment_state_rows: {
-                /** @description Id of the assessment source (demo rows: demo-assessment). */
-                source_id: string;
-                /** @description Two-letter state abbreviation. */
-                state: string;
-                /**
-                 * Format: int32
-                 * @description School year as the fall year it starts in (2023 = 2023-24).
-                 */
-                school_year: number;
-                /** @description Tested grade, as the source labels it. */
-                grade: string;
-                /** @description Tested subject: ela, math or science. */
-                subject: string;
-                /** @description Kind of student group, e.g. all. */
-                student_group_type: string | null;
-                /** @description Student group name, e.g. All students. */
-                student_group: string | null;
-                /** @description Id of the student group in the source. */
-                student_group_id: string | null;
-                /** @description Students enrolled in the tested grade (persons). */
-                enrolled_count: number | null;
-                /** @description Students tested (persons). */
-                tested_count: number | null;
-                /** @description Students tested with a valid score (persons). */
-                tested_with_scores_count: number | null;
-                /** @description Students scoring proficient or above (persons). */
-                proficiency_count: number | null;
-                /** @description Proficient or above as a percent (0-100) of students tested with scores. */
-                proficiency_pct: number | null;
-                /** @description Tested as a percent (0-100) of enrolled. */
-                participation_rate: number | null;
-                /** @description Mean scale score (the state test's own scale). */
-                mean_scale_score: number | null;
-                /** @description The source's data-quality mark, e.g. complete. */
-                data_quality: string | null;
-                /** @description Why a value is suppressed, when the source suppressed it (small groups); null otherwise. */
-                suppression_code: string | null;
-            }[];
+            assessment_state_rows: components["schemas"]["AssessmentStateRowFields"][];
             /** @description Federal statistics of the school by school year (school_year_start = the fall year). History-gated: on the free plan trend holds only the latest year unless the school is followed. */
             annual_statistics: {
                 /** @description The latest school year's entry (always shown). */
@@ -2620,122 +2479,15 @@ export interface components {
                 caveat: string | null;
             } | null;
             /** @description Extracted pain points, newest first. Null unless the caller's organization has unlocked this entity. */
-            pain_points: {
-                /**
-                 * Format: uuid
-                 * @description Our id of the pain point (UUID).
-                 */
-                id: string;
-                /** @description staffing, budget, infrastructure, security, integration, compliance, enrollment, other. */
-                category: string;
-                /** @description The problem, as extracted from public documents. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
-                description: string;
-                /** @description The document it was found in. */
-                source_url: string | null;
-                /**
-                 * Format: date-time
-                 * @description When it was extracted (UTC).
-                 */
-                detected_at: string | null;
-            }[] | null;
+            pain_points: components["schemas"]["PainPointFields"][] | null;
             /** @description Vendors in use, by name. Null unless the caller's organization has unlocked this entity. */
-            vendors: {
-                /**
-                 * Format: uuid
-                 * @description Our id of the vendor (UUID).
-                 */
-                id: string;
-                /** @description Vendor name (demo vendors use sample names such as Contoso). */
-                name: string;
-                /** @description sis, lms, assessment, communication, hr, finance, security, sso, devices, other. */
-                category: string;
-            }[] | null;
+            vendors: components["schemas"]["VendorFields"][] | null;
             /** @description Funding sources, latest fiscal year first. Null unless the caller's organization has unlocked this entity. */
-            funding: {
-                /**
-                 * Format: uuid
-                 * @description Our id of the funding row (UUID).
-                 */
-                id: string;
-                /** @description esser, erate, title_i, bond, grant, state, other. */
-                source: string;
-                /** @description Amount, USD, nominal (not adjusted for inflation). */
-                amount: number | null;
-                /**
-                 * Format: int32
-                 * @description Fiscal year the funding applies to, as extracted.
-                 */
-                fiscal_year: number | null;
-                /** @description What the funding is for, as extracted. */
-                description: string | null;
-            }[] | null;
+            funding: components["schemas"]["FundingFields"][] | null;
             /** @description Vendor contracts, soonest expiry first. Null unless the caller's organization has unlocked this entity. */
-            contracts: {
-                /**
-                 * Format: uuid
-                 * @description Our id of the contract (UUID).
-                 */
-                id: string;
-                /**
-                 * Format: uuid
-                 * @description Our id of the vendor, when known.
-                 */
-                vendor_id: string | null;
-                /** @description The vendor's name. */
-                vendor_name: string | null;
-                /** @description Vendor category of the contract (VendorCategory values). */
-                category: string | null;
-                /** @description Contract value, USD, nominal (not adjusted for inflation). */
-                amount: number | null;
-                /**
-                 * Format: date
-                 * @description Contract start date (YYYY-MM-DD).
-                 */
-                starts_on: string | null;
-                /**
-                 * Format: date
-                 * @description Contract expiry date, YYYY-MM-DD (hasExpiringContracts: from today to 6 months ahead).
-                 */
-                expires_on: string | null;
-            }[] | null;
+            contracts: components["schemas"]["ContractFields"][] | null;
             /** @description Bids (RFPs), latest posted first, with the caller's filing. Null unless the caller's organization has unlocked this entity. */
-            bids: {
-                /**
-                 * Format: uuid
-                 * @description Our id of the bid (UUID).
-                 */
-                id: string;
-                /** @description Title of the bid or RFP as posted. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
-                title: string;
-                /** @description open while still taking bids (status open, deadline not passed), else closed. */
-                status: components["schemas"]["BidStatus"];
-                /**
-                 * Format: date
-                 * @description Date the bid was posted (YYYY-MM-DD).
-                 */
-                posted_on: string | null;
-                /**
-                 * Format: date-time
-                 * @description Submission deadline (UTC; parsed in the entity's state's time zone).
-                 */
-                deadline_at: string | null;
-                /** @description Where the bid is posted. */
-                url: string | null;
-                /** @description The caller's organization's filing of this bid; null when not filed. */
-                filing: {
-                    /** @description save, set_aside, not_useful. */
-                    action: string;
-                    /** @description Why it was set aside or marked not useful (a code), when given. */
-                    reason_code: string | null;
-                    /** @description Free-text note of the filing. */
-                    reason_note: string | null;
-                    /**
-                     * Format: date-time
-                     * @description When the organization filed the bid (UTC).
-                     */
-                    filed_at: string;
-                } | null;
-            }[] | null;
+            bids: components["schemas"]["BidFields"][] | null;
         };
         /** @description One school year of a school's federal statistics (one school_annual_stats row). School year as the fall year it starts in (school_year_start): 2023 is 2023-24. Source: NCES CCD School/District Search export (CA, FL, MI, WA; 2023-24 directory, 2022-23 counts).: 2022 rows hold counts, 2023 rows directory fields. */
         SchoolStatisticsEntryFields: {
