@@ -22,10 +22,10 @@ import { requireProject, requireProjectEntity } from "../projects/project.servic
 import {
   checkColumns,
   pageArgs,
-  pageSql,
   readPage,
   runChecks,
   sortClause,
+  tablePageSql,
   type FilterCheck,
   type PageOf,
 } from "../../kits/common/list-kit";
@@ -178,15 +178,14 @@ export async function listProjectFollows(db: Db, viewer: Viewer, projectId: stri
     },
   ];
   // Hand-written list page, one statement with page, total and the project check, as every list (list kit).
-  const sql = pageSql({
-    from: "follows f",
+  const sql = tablePageSql({
+    table: "follows",
+    alias: "f",
     where,
     order: sortClause("f", ORDER_COLUMNS[args.orderBy ?? ("followed_at" as FollowOrderField)], args.orderAscending),
-    keep: "f.id AS __id",
     limit: p.add(limit),
     offset: p.add(offset),
     select: `${COLUMNS}${checkColumns(checks)}`,
-    join: "JOIN follows f ON f.id = page.__id",
   });
   const rows = await db.query<Record<string, unknown>>(sql, p.values);
   runChecks(checks, rows[0]);

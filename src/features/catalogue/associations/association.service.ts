@@ -8,7 +8,7 @@ import { byKeys } from "../../../db/batch";
 import type { Db } from "../../../db/client";
 import type { Prisma } from "../../../db/generated/client";
 import { SqlParams } from "../../../db/sql";
-import { compileFilter, pageArgs, pageSql, readPage, sortClause, type PageOf } from "../../kits/common/list-kit";
+import { pageArgs, readPage, tablePageSql, type PageOf } from "../../kits/common/list-kit";
 import { ASSOCIATION_LIST, ASSOCIATION_MAX_LIMIT, type AssociationListArgs } from "./association.inputs";
 import { Association, AssociationPerson, REDACTED_NAME } from "./association.type";
 
@@ -95,19 +95,17 @@ export async function loadAssociationPeople(db: Db, associationIds: readonly str
 export async function listAssociations(db: Db, args: AssociationListArgs): Promise<PageOf<Association>> {
   const { limit, offset } = pageArgs(args, ASSOCIATION_MAX_LIMIT);
   const p = new SqlParams();
-  const where = compileFilter(ASSOCIATION_LIST.clauses, args.filter ?? {}, p, undefined);
   // Hand-written list page, one statement with page and total, as every list (list kit): Prisma would
   // need a second statement for the total.
-  const sql = pageSql({
-    from: "associations a",
-    where,
-    order: sortClause("a", ASSOCIATION_LIST.orderColumns[args.orderBy ?? ASSOCIATION_LIST.defaultOrder], args.orderAscending),
-    keep: "a.id AS __id",
-    countAll: "(SELECT count(*) FROM associations)",
+  const sql = tablePageSql({
+    table: "associations",
+    alias: "a",
+    where: ASSOCIATION_LIST.where(args.filter, p, undefined),
+    order: ASSOCIATION_LIST.order("a", args.orderBy, args.orderAscending),
     limit: p.add(limit),
     offset: p.add(offset),
     select: COLUMNS,
-    join: `JOIN associations a ON a.id = page.__id ${JOIN}`,
+    joins: JOIN,
   });
   return readPage(await db.query<Record<string, unknown>>(sql, p.values), limit, offset, present);
 }

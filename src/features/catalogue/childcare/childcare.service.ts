@@ -5,24 +5,8 @@
  */
 import type { Db } from "../../../db/client";
 import { SqlParams } from "../../../db/sql";
-import {
-  childPageColumns,
-  childPagesSql,
-  compileFilter,
-  pageArgs,
-  pageSql,
-  readChildPages,
-  readPage,
-  sortClause,
-  type PageOf,
-} from "../../kits/common/list-kit";
-import {
-  CHILDCARE_LIST,
-  CHILDCARE_MAX_LIMIT,
-  type ChildcareFilter,
-  type ChildcareListArgs,
-  type ChildcareOrderField,
-} from "./childcare.inputs";
+import { childPageColumns, childPagesSql, pageArgs, readChildPages, readPage, tablePageSql, type PageOf } from "../../kits/common/list-kit";
+import { CHILDCARE_LIST, CHILDCARE_MAX_LIMIT, type ChildcareListArgs } from "./childcare.inputs";
 import { MERGED_ROOT_CTES, operatorOwnerSql } from "../operators/operator.service";
 import { ChildcareCenter, ChildcarePerson } from "./childcare.type";
 
@@ -99,28 +83,18 @@ export async function loadChildcarePeople(db: Db, centerIds: readonly string[]):
   });
 }
 
-function order(orderBy: ChildcareOrderField | null | undefined, ascending: boolean | null | undefined) {
-  return (alias: string) => sortClause(alias, CHILDCARE_LIST.orderColumns[orderBy ?? CHILDCARE_LIST.defaultOrder], ascending);
-}
-
-/** The filter's conditions over the center `c` (CHILDCARE_LIST). */
-const whereClauses = (filter: ChildcareFilter, p: SqlParams): string[] => compileFilter(CHILDCARE_LIST.clauses, filter, p, undefined);
-
 export async function listChildcareCenters(db: Db, args: ChildcareListArgs): Promise<PageOf<ChildcareCenter>> {
   const { limit, offset } = pageArgs(args, CHILDCARE_MAX_LIMIT);
   const p = new SqlParams();
-  const where = whereClauses(args.filter ?? {}, p);
   // Hand-written list page, one statement with page and total (list kit; bench/statements.ts counts it).
-  const sql = pageSql({
-    from: "childcare_centers c",
-    where,
-    order: order(args.orderBy, args.orderAscending)("c"),
-    keep: "c.id AS __id",
-    countAll: "(SELECT count(*) FROM childcare_centers)",
+  const sql = tablePageSql({
+    table: "childcare_centers",
+    alias: "c",
+    where: CHILDCARE_LIST.where(args.filter, p, undefined),
+    order: CHILDCARE_LIST.order("c", args.orderBy, args.orderAscending),
     limit: p.add(limit),
     offset: p.add(offset),
     select: COLUMNS,
-    join: "JOIN childcare_centers c ON c.id = page.__id",
   });
   return readPage(await db.query<Record<string, unknown>>(sql, p.values), limit, offset, present);
 }
@@ -139,10 +113,10 @@ export async function loadChildcarePagesOfOperators(
   const page = pageArgs(args, CHILDCARE_MAX_LIMIT);
   const p = new SqlParams();
   const operator = operatorOwnerSql("c.operator_id", p.add(operatorIds));
-  const where = [operator.of, ...whereClauses(args.filter ?? {}, p)];
+  const where = [operator.of, ...CHILDCARE_LIST.where(args.filter, p, undefined)];
   const sql = childPagesSql({
     with: `WITH RECURSIVE ${MERGED_ROOT_CTES}`,
-    rows: `SELECT ${COLUMNS}${childPageColumns(operator.owner, order(args.orderBy, args.orderAscending)("c"))}
+    rows: `SELECT ${COLUMNS}${childPageColumns(operator.owner, CHILDCARE_LIST.order("c", args.orderBy, args.orderAscending))}
       FROM childcare_centers c ${operator.join}
       WHERE ${where.join(" AND ")}`,
     limit: p.add(page.limit),

@@ -30,7 +30,6 @@ import {
   checkColumns,
   childPageColumns,
   childPagesSql,
-  compileFilter,
   pageArgs,
   readChildPages,
   runChecks,
@@ -43,7 +42,6 @@ import {
   CONTACT_LIST,
   CONTACT_MAX_LIMIT,
   PARENT_CONTACTS_DEFAULT_LIMIT,
-  type ContactFilter,
   type ContactListArgsOf,
   type ParentContactsArgsOf,
 } from "./contact.inputs";
@@ -134,7 +132,7 @@ export async function listContacts(db: Db, viewer: Viewer, args: ContactListArgs
   const p = new SqlParams();
   const org = p.add(viewer.organizationId);
   const checks: FilterCheck[] = [];
-  const where = [LISTED, ...compileFilter(CONTACT_LIST.clauses, args.filter ?? ({} as ContactFilter), p, viewer, checks)];
+  const where = [LISTED, ...CONTACT_LIST.where(args.filter, p, viewer, checks)];
   const column = CONTACT_LIST.orderColumns[args.orderBy ?? CONTACT_LIST.defaultOrder];
   const order = sortClause("m", column, args.orderAscending);
   const unique = args.unique !== false;

@@ -5,25 +5,9 @@
  */
 import type { Db } from "../../../db/client";
 import { SqlParams } from "../../../db/sql";
-import {
-  childPageColumns,
-  childPagesSql,
-  compileFilter,
-  pageArgs,
-  pageSql,
-  readChildPages,
-  readPage,
-  sortClause,
-  type PageOf,
-} from "../../kits/common/list-kit";
+import { childPageColumns, childPagesSql, pageArgs, readChildPages, readPage, tablePageSql, type PageOf } from "../../kits/common/list-kit";
 import { MERGED_ROOT_CTES, operatorOwnerSql } from "../operators/operator.service";
-import {
-  HEAD_START_LIST,
-  HEAD_START_MAX_LIMIT,
-  type HeadStartFilter,
-  type HeadStartListArgs,
-  type HeadStartOrderField,
-} from "./head-start.inputs";
+import { HEAD_START_LIST, HEAD_START_MAX_LIMIT, type HeadStartListArgs } from "./head-start.inputs";
 import { HeadStartProgram } from "./head-start.type";
 
 /** The record's columns over alias `h` (program), `pp` (its parent program) and `d` (its district: JOINS). */
@@ -92,28 +76,19 @@ export async function loadHeadStartProgramsByIds(db: Db, ids: readonly string[])
   );
 }
 
-function order(orderBy: HeadStartOrderField | null | undefined, ascending: boolean | null | undefined) {
-  return (alias: string) => sortClause(alias, HEAD_START_LIST.orderColumns[orderBy ?? HEAD_START_LIST.defaultOrder], ascending);
-}
-
-/** The filter's conditions over the program `h` (HEAD_START_LIST). */
-const whereClauses = (filter: HeadStartFilter, p: SqlParams): string[] => compileFilter(HEAD_START_LIST.clauses, filter, p, undefined);
-
 export async function listHeadStartPrograms(db: Db, args: HeadStartListArgs): Promise<PageOf<HeadStartProgram>> {
   const { limit, offset } = pageArgs(args, HEAD_START_MAX_LIMIT);
   const p = new SqlParams();
-  const where = whereClauses(args.filter ?? {}, p);
   // Hand-written list page, one statement with page and total (list kit; bench/statements.ts counts it).
-  const sql = pageSql({
-    from: "head_start_programs h",
-    where,
-    order: order(args.orderBy, args.orderAscending)("h"),
-    keep: "h.id AS __id",
-    countAll: "(SELECT count(*) FROM head_start_programs)",
+  const sql = tablePageSql({
+    table: "head_start_programs",
+    alias: "h",
+    where: HEAD_START_LIST.where(args.filter, p, undefined),
+    order: HEAD_START_LIST.order("h", args.orderBy, args.orderAscending),
     limit: p.add(limit),
     offset: p.add(offset),
     select: COLUMNS,
-    join: `JOIN head_start_programs h ON h.id = page.__id ${JOINS}`,
+    joins: JOINS,
   });
   return readPage(await db.query<Record<string, unknown>>(sql, p.values), limit, offset, present);
 }
@@ -137,8 +112,8 @@ export async function loadHeadStartPagesOf(
   const page = pageArgs(args, HEAD_START_MAX_LIMIT);
   const p = new SqlParams();
   const ids = p.add(parentIds);
-  const where = whereClauses(args.filter ?? {}, p);
-  const orderBy = order(args.orderBy, args.orderAscending)("h");
+  const where = HEAD_START_LIST.where(args.filter, p, undefined);
+  const orderBy = HEAD_START_LIST.order("h", args.orderBy, args.orderAscending);
   let rows: string;
   let withClause: string | undefined;
   if (parent === "operator") {

@@ -10,8 +10,8 @@
 import type { Db } from "../../../db/client";
 import { SqlParams } from "../../../db/sql";
 import { BadRequestError } from "../../../graphql/errors";
-import { checkList, checkState, compileFilter, pageArgs, pageSql, readPage, sortClause, type PageOf } from "../../kits/common/list-kit";
-import { ContractorMode, OPERATOR_LIST, OPERATOR_MAX_LIMIT, type OperatorListArgs, type OperatorOrderField } from "./operator.inputs";
+import { checkList, checkState, pageArgs, pageSql, readPage, type PageOf } from "../../kits/common/list-kit";
+import { ContractorMode, OPERATOR_LIST, OPERATOR_MAX_LIMIT, type OperatorListArgs } from "./operator.inputs";
 import { Operator } from "./operator.type";
 
 /** Contract section 6: the contractors a 990 lists as paid over this amount. */
@@ -196,10 +196,6 @@ export async function loadOperatorsByIds(db: Db, ids: readonly string[]): Promis
   return rows.map((row) => presentOperator(row) as OperatorRow & { __key: string });
 }
 
-function orderClause(alias: string, orderBy: OperatorOrderField | null | undefined, ascending: boolean | null | undefined): string {
-  return sortClause(alias, OPERATOR_LIST.orderColumns[orderBy ?? OPERATOR_LIST.defaultOrder], ascending);
-}
-
 export async function listOperators(db: Db, args: OperatorListArgs): Promise<PageOf<OperatorRow>> {
   const { limit, offset } = pageArgs(args, OPERATOR_MAX_LIMIT);
   const filter = args.filter ?? {};
@@ -211,14 +207,14 @@ export async function listOperators(db: Db, args: OperatorListArgs): Promise<Pag
   if (filter.ids != null && !filter.ids.length) throw new BadRequestError("ids must be a non-empty comma-separated list");
   const p = new SqlParams();
   const ctes = operatorCtes(p, { states, ids: filter.ids ?? null, contractor });
-  const where = compileFilter(OPERATOR_LIST.clauses, filter, p, undefined);
+  const where = OPERATOR_LIST.where(filter, p, undefined);
   // Hand-written list page, one statement with page and total (list kit; bench/statements.ts counts it).
   // The page keeps the computed records whole; contractor_matches is read for its rows only.
   const sql = pageSql({
     with: ctes,
     from: "x",
     where,
-    order: orderClause("x", args.orderBy, args.orderAscending),
+    order: OPERATOR_LIST.order("x", args.orderBy, args.orderAscending),
     keep: "x.*",
     limit: p.add(limit),
     offset: p.add(offset),

@@ -7,7 +7,7 @@ import { SqlParams } from "../../../db/sql";
 import { defineAccess } from "../../account/access/access.service";
 import { UNLOCK_COST } from "../../account/credits/pricing";
 import type { Viewer } from "../../account/auth/viewer";
-import { childPageColumns, childPagesSql, pageArgs, readChildPages, sortClause, type PageOf } from "../../kits/common/list-kit";
+import { childPageColumns, childPagesSql, pageArgs, readChildPages, type PageOf } from "../../kits/common/list-kit";
 import type { Selection } from "../../kits/common/selection";
 import {
   defineRecords,
@@ -64,7 +64,7 @@ export async function loadSchoolPagesOfDistricts(
 ): Promise<PageOf<SchoolRow>[]> {
   const page = pageArgs(args, SCHOOL_MAX_LIMIT, DISTRICT_SCHOOLS_DEFAULT_LIMIT);
   const p = new SqlParams();
-  const order = sortClause("s", SCHOOL_LIST.orderColumns[args.orderBy ?? SCHOOL_LIST.defaultOrder], args.orderAscending);
+  const order = SCHOOL_LIST.order("s", args.orderBy, args.orderAscending);
   const sql = childPagesSql({
     rows: `${selectRecordsSql(SCHOOLS, p.add(viewer.organizationId), childPageColumns("s.district_id", order))}
       WHERE s.district_id = ANY(${p.add(districtIds)}::uuid[])`,

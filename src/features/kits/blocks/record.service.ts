@@ -19,12 +19,10 @@ import { ENTITY_SQL, type EntityKind } from "../common/entity-kind";
 import { selectColumnsSql } from "../common/json-rows";
 import {
   checkColumns,
-  compileFilter,
   pageArgs,
-  pageSql,
   readPage,
   runChecks,
-  sortClause,
+  tablePageSql,
   type FilterCheck,
   type ListArgsOf,
   type PageOf,
@@ -50,7 +48,7 @@ export interface RecordsDefinition<F, O extends string> {
   alias: string;
   access: AccessPolicy;
   /** The list's filters and sorts (define-list), their SQL over `alias` and the access join `u`. */
-  list: Pick<List<F, O, Viewer>, "clauses" | "orderColumns" | "defaultOrder" | "maxLimit">;
+  list: Pick<List<F, O, Viewer>, "where" | "order" | "maxLimit">;
 }
 
 export interface Records<F, O extends string> extends RecordsDefinition<F, O> {
@@ -106,7 +104,7 @@ export async function loadRecordsByIds<Row extends RecordRow, F, O extends strin
 
 /**
  * A page of records: filter, metric query, sort and paging, the total, the blocks `selection` (of one
- * record) asks for, and the filter's checks, in one statement (list-kit pageSql). The blocks are left
+ * record) asks for, and the filter's checks, in one statement (list-kit tablePageSql). The blocks are left
  * prefetched on the rows.
  */
 export async function listRecords<Row extends RecordRow, F, O extends string>(
@@ -121,27 +119,24 @@ export async function listRecords<Row extends RecordRow, F, O extends string>(
   const p = new SqlParams();
   const org = p.add(viewer.organizationId);
   const checks: FilterCheck[] = [];
-  const where = compileFilter(records.list.clauses, args.filter ?? ({} as F), p, viewer, checks);
+  const where = records.list.where(args.filter, p, viewer, checks);
   const metricQuery = args.metricQuery != null ? parseMetricQuery(kind, args.metricQuery) : null;
   const metric = metricQuery ? compileMetricQuery(kind, metricQuery, p, a, () => historyOpenSql(viewer, records.access, a, p)) : null;
   if (metric) where.push(...metric.where);
-  const order = metric?.orderBy
-    ? `${metric.orderBy}, ${a}.id ASC`
-    : sortClause(a, records.list.orderColumns[args.orderBy ?? records.list.defaultOrder], args.orderAscending);
+  const order = metric?.orderBy ? `${metric.orderBy}, ${a}.id ASC` : records.list.order(a, args.orderBy, args.orderAscending);
   const extra = [...(metric?.selects ?? []), ...blockColumns(kind, selection, { record: a, unlock: UNLOCK, org })]
     .map((s) => `, ${s.sql} AS ${s.column}`)
     .join("");
   const access = accessJoinSql(records.access, a, UNLOCK, org);
-  const sql = pageSql({
-    from: `${table} ${a} ${access}`,
+  const sql = tablePageSql({
+    table,
+    alias: a,
+    sharedJoins: access,
     where,
     order,
-    keep: `${a}.id AS __id`,
-    countAll: `(SELECT count(*) FROM ${table})`,
     limit: p.add(limit),
     offset: p.add(offset),
     select: `${records.columns}, ${accessColumnsSql(records.access, a, UNLOCK, org)}${extra}${checkColumns(checks)}`,
-    join: `JOIN ${table} ${a} ON ${a}.id = page.__id ${access}`,
   });
   const rows = await db.query<Record<string, unknown>>(sql, p.values);
   // The filter's checks (the caller's lists) ran in the same statement: a failed one answers instead of the page.

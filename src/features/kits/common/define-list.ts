@@ -22,9 +22,11 @@ import {
   checkRange,
   checkState,
   checkText,
+  compileFilter,
   containsPattern,
   ListArgs,
   MAX_FED_IDS,
+  sortClause,
   updatedSinceValue,
   type FilterCheck,
   type FilterClause,
@@ -324,6 +326,10 @@ export interface List<F, O extends string, C> {
   clauses: FilterClause<F, C>[];
   /** Sort field -> column. */
   orderColumns: Record<O, string>;
+  /** ORDER BY the sort field (the default when none) over `alias`, by the sort contract (list-kit sortClause). */
+  order(alias: string, orderBy: O | null | undefined, ascending: boolean | null | undefined): string;
+  /** The conditions of `filter` (none given: of an empty one), its parameters added to `p` (list-kit compileFilter). */
+  where(filter: F | null | undefined, p: SqlParams, context: C, checks?: FilterCheck[]): string[];
   defaultOrder: O;
   maxLimit: number;
   /** Input field -> its declaration, in declaration order (the list-contract suite reads it). */
@@ -379,13 +385,17 @@ export function defineList<const G extends readonly AnyGroup<C>[], O extends str
         compileWhere(group.where(f as never, context as never), p),
   );
 
+  const orderColumns = Object.fromEntries(sorts.map((s) => [s, sortOf(s).column])) as Record<O, string>;
+
   return {
     name: definition.name,
     Filter: Filter as ClassType<F & object>,
     OrderField,
     Args,
     clauses,
-    orderColumns: Object.fromEntries(sorts.map((s) => [s, sortOf(s).column])) as Record<O, string>,
+    orderColumns,
+    order: (alias, orderBy, ascending) => sortClause(alias, orderColumns[orderBy ?? definition.defaultSort], ascending),
+    where: (filter, p, context, checks) => compileFilter(clauses, filter ?? ({} as F), p, context, checks),
     defaultOrder: definition.defaultSort,
     maxLimit: definition.maxLimit,
     fields,

@@ -8,7 +8,8 @@
  * - `sortClause`: the sort contract (nulls last in both directions, ties broken by ascending id);
  * - `compileFilter` and the value checks: a resource declares its filter with `defineList` (define-list.ts),
  *   whose declarations compile to the clauses run here;
- * - `pageSql` / `readPage`: one statement for a page and its total, the total included past the end.
+ * - `pageSql` / `readPage`: one statement for a page and its total, the total included past the end
+ *   (`tablePageSql`: the common case, a page of one table's rows).
  */
 import DataLoader from "dataloader";
 import { ArgsType, Extensions, Field, Int, ObjectType, type ClassType } from "type-graphql";
@@ -176,6 +177,30 @@ export function pageSql(parts: PageSqlParts): string {
     SELECT coalesce(page.__page_total, (SELECT count(*) FROM ${parts.from} ${where})) AS __total, page.__position AS __position, ${parts.select}
       FROM (SELECT) AS one LEFT JOIN ${parts.join ? `(page ${parts.join})` : "page"} ON true
      ORDER BY page.__position`;
+}
+
+/**
+ * pageSql over one table's rows (`table` as `alias`), the common list: the page keeps each row's id and
+ * joins the table back on it; `sharedJoins` join both the filtered rows and the page's (an access join the
+ * filter reads), `joins` the page's only. Unfiltered, the total is the table's count.
+ */
+export function tablePageSql(
+  parts: Pick<PageSqlParts, "where" | "order" | "limit" | "offset" | "select"> & {
+    table: string;
+    alias: string;
+    sharedJoins?: string;
+    joins?: string;
+  },
+): string {
+  const { table, alias: a, sharedJoins, joins, ...rest } = parts;
+  const from = [`${table} ${a}`, sharedJoins].filter(Boolean).join(" ");
+  return pageSql({
+    ...rest,
+    from,
+    keep: `${a}.id AS __id`,
+    countAll: `(SELECT count(*) FROM ${table})`,
+    join: [`JOIN ${table} ${a} ON ${a}.id = page.__id`, sharedJoins, joins].filter(Boolean).join(" "),
+  });
 }
 
 /** Rows of `pageSql` -> the page (`present` turns each row into the record served). */
