@@ -1,13 +1,12 @@
 import { registerEnumType } from "type-graphql";
 import { sql } from "../../../db/sql-template";
 import {
+  activeStatusFilter,
   anyOfFilter,
   Bool,
   cityFilter,
   countyFilter,
-  defaultedFilter,
   defineList,
-  enumOf,
   enumsOf,
   filter,
   rangeFilter,
@@ -54,9 +53,7 @@ export const CHILDCARE_LIST = defineList({
     anyOfFilter("licenseType", enumsOf(ChildcareLicenseType), sql`c.license_type`, "text", "Any of these license types.", {
       nonEmpty: true,
     }),
-    defaultedFilter("status", enumOf(ChildcareStatusFilter), CHILDCARE_STATUS, ChildcareStatusFilter.active, (status) =>
-      status === ChildcareStatusFilter.all ? null : sql`c.license_status = ${status}`,
-    ),
+    activeStatusFilter(ChildcareStatusFilter, sql`c.license_status`, CHILDCARE_STATUS),
     rangeFilter("capacity", sql`c.capacity`, {
       integer: true,
       min: "Licensed capacity (children), at least.",

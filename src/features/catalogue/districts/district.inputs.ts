@@ -6,19 +6,18 @@ import {
   cityFilter,
   containsFilter,
   defineList,
-  enumOf,
-  enumsOf,
   equalsIgnoringCaseFilter,
   fedIdsFilter,
-  filter,
+  gradeLevelsFilter,
   idsFilter,
+  localeFilter,
+  pipelineStatusFilter,
   rangeFilter,
-  Text,
+  stateFilter,
   updatedSinceFilter,
   Uuid,
 } from "../../kits/common/define-list";
-import { GradeLevel, LOCALE_CODE_PREFIX, LocaleBucket, PipelineStatus } from "../../kits/common/enums";
-import { checkState, type ListArgsOf } from "../../kits/common/list-kit";
+import { type ListArgsOf } from "../../kits/common/list-kit";
 import { intelligenceDescriptions, intelligenceFilters, recordOwner } from "../../research/intelligence/intelligence.service";
 
 export const DISTRICT_MAX_LIMIT = 200;
@@ -33,14 +32,9 @@ export const DISTRICT_LIST = defineList({
   items: "districts",
   description: "Filters of the district list (GET /districts); every given filter must hold.",
   filters: [
-    filter("state", Text, "Two-letter state abbreviation.", (state) => sql`d.state = ${checkState(state)}`),
+    stateFilter(sql`d.state`),
     containsFilter("search", sql`d.name`, "Text contained in the district name (case-insensitive)."),
-    filter(
-      "status",
-      enumOf(PipelineStatus),
-      "Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status).",
-      (status) => sql`d.status = ${status}`,
-    ),
+    pipelineStatusFilter(sql`d.status`),
     idsFilter(sql`d.id`, "Our district ids (UUID)."),
     fedIdsFilter(sql`d.fed_id`, 7, "NCES district ids (LEAID, 7 digits), at most 1,000."),
     updatedSinceFilter(
@@ -84,21 +78,14 @@ export const DISTRICT_LIST = defineList({
       min: "All staff in FTE (totalStaff) at least.",
       max: "All staff in FTE (totalStaff) at most.",
     }),
-    filter(
-      "locale",
-      enumOf(LocaleBucket),
+    localeFilter(
+      sql`d.locale_code`,
       "NCES locale bucket (first digit of the locale code); only districts with a locale (CA, FL, MI, WA) can match.",
-      (locale) => sql`left(d.locale_code, 1) = ${LOCALE_CODE_PREFIX[locale]}`,
     ),
     equalsIgnoringCaseFilter("districtType", sql`d.district_type`, "Federal district type (NCES LEA type text), exact, case-insensitive."),
     containsFilter("county", sql`d.county`, "Text contained in the county name (case-insensitive), at most 200 characters."),
     cityFilter(sql`d.physical_city`, "Cities of the district's physical address (physicalCity), exact names, any case."),
-    filter(
-      "gradeLevels",
-      enumsOf(GradeLevel),
-      "Districts whose grade span covers any of these grade buckets (GradeLevel).",
-      (levels) => sql`d.grade_levels && ${levels}::text[]`,
-    ),
+    gradeLevelsFilter(sql`d.grade_levels`, "Districts whose grade span covers any of these grade buckets (GradeLevel)."),
     intelligenceFilters(recordOwner("d", "district_id", "u"), intelligenceDescriptions("Districts")),
   ],
   sorts: {

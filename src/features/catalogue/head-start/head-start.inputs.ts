@@ -2,11 +2,11 @@ import { registerEnumType } from "type-graphql";
 import { sql } from "../../../db/sql-template";
 import { BadRequestError } from "../../../graphql/errors";
 import {
+  activeStatusFilter,
   anyOfFilter,
   Bool,
   CalendarDate,
   countyFilter,
-  defaultedFilter,
   defineList,
   enumOf,
   enumsOf,
@@ -65,9 +65,7 @@ export const HEAD_START_LIST = defineList({
       if (!types.length) throw new BadRequestError("program_type must be a non-empty comma-separated list");
       return sql`h.program_types && ${types}::text[]`;
     }),
-    defaultedFilter("status", enumOf(HeadStartStatusFilter), HEAD_START_STATUS, HeadStartStatusFilter.active, (status) =>
-      status === HeadStartStatusFilter.all ? null : sql`h.status = ${status}`,
-    ),
+    activeStatusFilter(HeadStartStatusFilter, sql`h.status`, HEAD_START_STATUS),
     rangeFilter("fundedSlots", sql`h.funded_slots`, {
       integer: true,
       min: `Funded seats at open sites (children), at least. ${NO_FUNDED_SLOTS}`,

@@ -5,20 +5,20 @@ import {
   callerListsFilter,
   containsFilter,
   defineList,
-  enumOf,
-  enumsOf,
   equalsIgnoringCaseFilter,
   fedIdsFilter,
   filter,
+  gradeLevelsFilter,
   idsFilter,
+  localeFilter,
+  pipelineStatusFilter,
   rangeFilter,
-  Text,
+  stateFilter,
   updatedSinceFilter,
   Uuid,
   Uuids,
 } from "../../kits/common/define-list";
-import { GradeLevel, LOCALE_CODE_PREFIX, LocaleBucket, PipelineStatus } from "../../kits/common/enums";
-import { checkState, ListArgs, type ListArgsOf } from "../../kits/common/list-kit";
+import { ListArgs, type ListArgsOf } from "../../kits/common/list-kit";
 import { intelligenceDescriptions, intelligenceFilters, recordOwner } from "../../research/intelligence/intelligence.service";
 
 export const SCHOOL_MAX_LIMIT = 200;
@@ -41,14 +41,9 @@ export const SCHOOL_LIST = defineList({
       sql`s.last_updated_at`,
       "Schools whose record changed at or after this instant (last_updated_at), for incremental sync.",
     ),
-    filter("state", Text, "Two-letter state abbreviation.", (state) => sql`s.state = ${checkState(state)}`),
+    stateFilter(sql`s.state`),
     containsFilter("search", sql`s.name`, "Text contained in the school name (case-insensitive)."),
-    filter(
-      "status",
-      enumOf(PipelineStatus),
-      "Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status).",
-      (status) => sql`s.status = ${status}`,
-    ),
+    pipelineStatusFilter(sql`s.status`),
     rangeFilter("enrollment", sql`s.student_count`, {
       integer: true,
       min: "Enrolled students (studentCount, persons) at least this many.",
@@ -60,18 +55,8 @@ export const SCHOOL_LIST = defineList({
       max: "Students per FTE teacher (studentTeacherRatio, a ratio) at most.",
     }),
     equalsIgnoringCaseFilter("schoolType", sql`s.school_type`, "Federal school type (NCES school type text), exact, case-insensitive."),
-    filter(
-      "gradeLevels",
-      enumsOf(GradeLevel),
-      "Schools whose grade span covers any of these grade buckets (GradeLevel).",
-      (levels) => sql`s.grade_buckets && ${levels}::text[]`,
-    ),
-    filter(
-      "locale",
-      enumOf(LocaleBucket),
-      "NCES locale bucket (first digit of the locale code).",
-      (locale) => sql`left(s.locale_code, 1) = ${LOCALE_CODE_PREFIX[locale]}`,
-    ),
+    gradeLevelsFilter(sql`s.grade_buckets`, "Schools whose grade span covers any of these grade buckets (GradeLevel)."),
+    localeFilter(sql`s.locale_code`, "NCES locale bucket (first digit of the locale code)."),
     containsFilter("county", sql`s.county`, "Text contained in the county name (case-insensitive), at most 200 characters."),
     callerListsFilter(
       "listId",

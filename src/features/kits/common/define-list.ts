@@ -32,6 +32,7 @@ import {
   type FilterClause,
   type ListArgsOf,
 } from "./list-kit";
+import { GradeLevel, LOCALE_CODE_PREFIX, LocaleBucket, PipelineStatus } from "./enums";
 
 // ---------------------------------------------------------------------------------------------------
 // Filter value types: the GraphQL input type and the TypeScript value it gives
@@ -193,6 +194,36 @@ export const anyOfFilter = <K extends string, T extends FilterType<string[]>>(
 /** `state`: two-letter abbreviations, any of them (each checked). */
 export const statesFilter = (column: SqlFragment, description: string) =>
   filter("state", Texts, description, (states) => sql`${column} = ANY(${checkList("state", states, checkState)}::text[])`);
+
+/** `state`: one two-letter abbreviation (checked). */
+export const stateFilter = (column: SqlFragment) =>
+  filter("state", Text, "Two-letter state abbreviation.", (state) => sql`${column} = ${checkState(state)}`);
+
+/** `status` of a record the extraction pipeline fills (PipelineStatus); omitted, any. */
+export const pipelineStatusFilter = (column: SqlFragment) =>
+  filter(
+    "status",
+    enumOf(PipelineStatus),
+    "Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status).",
+    (status) => sql`${column} = ${status}`,
+  );
+
+/**
+ * `status` of a roster whose records stay when they leave it: `active` when omitted, `all` for no
+ * condition, any other value `column` equals.
+ */
+export const activeStatusFilter = <E extends { active: string; all: string }>(statuses: E, column: SqlFragment, description: string) =>
+  defaultedFilter("status", enumOf(statuses), description, statuses.active as E[keyof E], (status) =>
+    status === statuses.all ? null : sql`${column} = ${status}`,
+  );
+
+/** `locale`: the NCES locale bucket, the first digit of the locale code `column`. */
+export const localeFilter = (column: SqlFragment, description: string) =>
+  filter("locale", enumOf(LocaleBucket), description, (locale) => sql`left(${column}, 1) = ${LOCALE_CODE_PREFIX[locale]}`);
+
+/** `gradeLevels`: the grade buckets `column` holds include any of these. */
+export const gradeLevelsFilter = (column: SqlFragment, description: string) =>
+  filter("gradeLevels", enumsOf(GradeLevel), description, (levels) => sql`${column} && ${levels}::text[]`);
 
 /**
  * `county`: exact names, any case, with or without a trailing "County" (rosters write "Lancaster",
