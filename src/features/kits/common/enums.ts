@@ -61,12 +61,15 @@ export enum BidStatus {
   closed = "closed",
 }
 
-registerEnumType(LocaleBucket, {
-  name: "LocaleBucket",
-});
-registerEnumType(GradeLevel, { name: "GradeLevel" });
-registerEnumType(PipelineStatus, { name: "PipelineStatus" });
-registerEnumType(VendorCategory, { name: "VendorCategory" });
-registerEnumType(PainPointCategory, { name: "PainPointCategory" });
-registerEnumType(FundingSource, { name: "FundingSource" });
-registerEnumType(BidStatus, { name: "BidStatus" });
+// Each registered under its TypeScript name.
+for (const [name, values] of Object.entries({
+  LocaleBucket,
+  GradeLevel,
+  PipelineStatus,
+  VendorCategory,
+  PainPointCategory,
+  FundingSource,
+  BidStatus,
+})) {
+  registerEnumType(values, { name });
+}
