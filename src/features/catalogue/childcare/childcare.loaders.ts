@@ -2,7 +2,7 @@
 import DataLoader from "dataloader";
 import { byKeys, groupByKeys } from "../../../db/batch";
 import type { Db } from "../../../db/client";
-import { relationLoaders, type PageOf } from "../../kits/common/list-kit";
+import { pageLoaders } from "../../kits/common/list-kit";
 import type { ChildcareListArgs } from "./childcare.inputs";
 import { loadChildcareCentersByIds, loadChildcarePagesOfOperators, loadChildcarePeople } from "./childcare.service";
 import type { ChildcareCenter, ChildcarePerson } from "./childcare.type";
@@ -14,11 +14,7 @@ export function createChildcareLoaders(db: Db) {
   return {
     byId,
     /** A page of each operator's centers, keyed by operator id: one statement per batch. */
-    ofOperator: relationLoaders<ChildcareListArgs, PageOf<ChildcareCenter>>((args) => async (operatorIds) => {
-      const pages = await loadChildcarePagesOfOperators(db, operatorIds, args);
-      for (const page of pages) for (const row of page.data) byId.prime(row.id, row);
-      return pages;
-    }),
+    ofOperator: pageLoaders(byId, (args: ChildcareListArgs, operatorIds) => loadChildcarePagesOfOperators(db, operatorIds, args)),
     people: new DataLoader<string, ChildcarePerson[]>(async (ids) =>
       groupByKeys(ids, await loadChildcarePeople(db, ids), (r) => r.center_id),
     ),

@@ -7,25 +7,15 @@ import DataLoader from "dataloader";
 import { byKeys } from "../../../db/batch";
 import type { Db } from "../../../db/client";
 import type { Viewer } from "../../account/auth/viewer";
-import { relationLoaders } from "../../kits/common/list-kit";
+import { pageLoaders } from "../../kits/common/list-kit";
 import type { ParentContactsArgsOf } from "./contact.inputs";
-import {
-  loadContactPagesOfParents,
-  loadContactsByIds,
-  type ContactPageOf,
-  type ContactParentKind,
-  type ContactRow,
-} from "./contact.service";
+import { loadContactPagesOfParents, loadContactsByIds, type ContactParentKind, type ContactRow } from "./contact.service";
 
 export function createContactLoaders(db: Db, viewer: Viewer) {
   const byId = new DataLoader<string, ContactRow | null>(async (ids) => byKeys(ids, await loadContactsByIds(db, viewer, ids), (r) => r.id));
   /** One loader per distinct paging in this request (usually one) for each parent kind. */
   const pagesOf = (parent: ContactParentKind) =>
-    relationLoaders<ParentContactsArgsOf, ContactPageOf>((args) => async (parentIds) => {
-      const pages = await loadContactPagesOfParents(db, viewer, parent, parentIds, args);
-      for (const page of pages) for (const row of page.data) byId.prime(row.id, row);
-      return pages;
-    });
+    pageLoaders(byId, (args: ParentContactsArgsOf, parentIds) => loadContactPagesOfParents(db, viewer, parent, parentIds, args));
   return {
     byId,
     /** The page of each district's contacts (district and school level) for the given paging: one statement for all districts asked. */

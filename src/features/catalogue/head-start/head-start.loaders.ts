@@ -2,7 +2,7 @@
 import DataLoader from "dataloader";
 import { byKeys } from "../../../db/batch";
 import type { Db } from "../../../db/client";
-import { relationLoaders, type PageOf } from "../../kits/common/list-kit";
+import { pageLoaders } from "../../kits/common/list-kit";
 import type { HeadStartListArgs } from "./head-start.inputs";
 import { loadHeadStartPagesOf, loadHeadStartProgramsByIds, type HeadStartParent } from "./head-start.service";
 import type { HeadStartProgram } from "./head-start.type";
@@ -12,11 +12,7 @@ export function createHeadStartLoaders(db: Db) {
     byKeys(ids, await loadHeadStartProgramsByIds(db, ids), (r) => r.id),
   );
   const pagesOf = (parent: HeadStartParent) =>
-    relationLoaders<HeadStartListArgs, PageOf<HeadStartProgram>>((args) => async (parentIds) => {
-      const pages = await loadHeadStartPagesOf(db, parent, parentIds, args);
-      for (const page of pages) for (const row of page.data) byId.prime(row.id, row);
-      return pages;
-    });
+    pageLoaders(byId, (args: HeadStartListArgs, parentIds) => loadHeadStartPagesOf(db, parent, parentIds, args));
   return {
     byId,
     /** A page of each district's district-run programs, keyed by district id: one statement per batch. */

@@ -7,7 +7,7 @@ import DataLoader from "dataloader";
 import { byKeys } from "../../../db/batch";
 import type { Db } from "../../../db/client";
 import type { Viewer } from "../../account/auth/viewer";
-import { relationLoaders, type PageOf } from "../../kits/common/list-kit";
+import { pageLoaders } from "../../kits/common/list-kit";
 import type { DistrictSchoolsArgs } from "./school.inputs";
 import { loadSchoolIdsByFedIds, loadSchoolsByIds, loadSchoolPagesOfDistricts, type SchoolRow } from "./school.service";
 
@@ -18,11 +18,7 @@ export function createSchoolLoaders(db: Db, viewer: Viewer) {
     /** NCES id -> school id (GET /schools/by-fed-id/{fed_id}); the record is then read by id. */
     idByFedId: new DataLoader<string, string | null>((fedIds) => loadSchoolIdsByFedIds(db, fedIds)),
     /** The page of each district's schools for the given paging: one statement for all districts asked. */
-    ofDistrict: relationLoaders<DistrictSchoolsArgs, PageOf<SchoolRow>>((args) => async (districtIds) => {
-      const pages = await loadSchoolPagesOfDistricts(db, viewer, districtIds, args);
-      for (const page of pages) for (const row of page.data) byId.prime(row.id, row);
-      return pages;
-    }),
+    ofDistrict: pageLoaders(byId, (args: DistrictSchoolsArgs, districtIds) => loadSchoolPagesOfDistricts(db, viewer, districtIds, args)),
   };
 }
 

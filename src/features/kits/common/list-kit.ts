@@ -287,6 +287,18 @@ export function relationLoaders<A, V>(
   };
 }
 
+/** relationLoaders of list pages whose rows also fill `byId`: a record read in a page is not read again by id. */
+export function pageLoaders<A, T extends { id: string }, P extends PageOf<T> = PageOf<T>>(
+  byId: DataLoader<string, T | null>,
+  load: (args: A, parents: readonly string[]) => Promise<P[]>,
+): (args: A) => DataLoader<string, P> {
+  return relationLoaders<A, P>((args) => async (parents) => {
+    const pages = await load(args, parents);
+    for (const page of pages) for (const row of page.data) byId.prime(row.id, row);
+    return pages;
+  });
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Filters
 
