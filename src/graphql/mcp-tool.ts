@@ -3,7 +3,7 @@
  * takes, and the GraphQL operation its checked arguments run (src/mcp/tools.ts runs it on the shared execution
  * engine, so cost limits, gating and error bodies are those of /graphql and REST).
  */
-import type { DocumentNode } from "graphql";
+import { parse, type DocumentNode } from "graphql";
 import { BadRequestError, type ErrorBody } from "./errors";
 
 export type ToolArgs = Record<string, unknown>;
@@ -43,6 +43,17 @@ export function definedOnly(values: Record<string, unknown>): Record<string, unk
 /** The selections every MCP record read shares: the caller's access to the record, and a page's position. */
 export const MCP_ACCESS = "_access { isUnlocked isUnlocking unlockedAt creditsSpent unlockCost }";
 export const MCP_PAGINATION = "pagination { total limit offset hasMore }";
+
+/** A record's metric query (McpRecordSpec.metricQuery), named `operation`: each row's id, NCES id, name, state and metric values. */
+export function mcpMetricQuery(operation: string, plural: string, filterType: string): DocumentNode {
+  return parse(`
+  query ${operation}($metricQuery: String!, $filter: ${filterType}, $limit: Int, $offset: Int) {
+    ${plural}(metricQuery: $metricQuery, filter: $filter, limit: $limit, offset: $offset) {
+      data { id fedId name state metricValues }
+      ${MCP_PAGINATION}
+    }
+  }`);
+}
 
 /**
  * A catalogue record the generic MCP tools read (src/mcp/tools.ts): `search` lists it, `details` reads one,

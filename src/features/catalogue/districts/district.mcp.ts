@@ -1,5 +1,5 @@
 import { parse } from "graphql";
-import { MCP_ACCESS, MCP_PAGINATION, type McpRecordSpec } from "../../../graphql/mcp-tool";
+import { MCP_ACCESS, MCP_PAGINATION, mcpMetricQuery, type McpRecordSpec } from "../../../graphql/mcp-tool";
 import { INTELLIGENCE_SELECTION } from "../../research/intelligence/intelligence.mcp";
 
 /** Districts in the MCP tools search and details (and metric_query). */
@@ -42,11 +42,5 @@ export const districtRecords: McpRecordSpec = {
       ${INTELLIGENCE_SELECTION}
     }
   }`),
-  metricQuery: parse(`
-  query McpDistrictMetrics($metricQuery: String!, $filter: DistrictFilter, $limit: Int, $offset: Int) {
-    districts(metricQuery: $metricQuery, filter: $filter, limit: $limit, offset: $offset) {
-      data { id fedId name state metricValues }
-      ${MCP_PAGINATION}
-    }
-  }`),
+  metricQuery: mcpMetricQuery("McpDistrictMetrics", "districts", "DistrictFilter"),
 };

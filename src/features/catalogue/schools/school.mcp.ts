@@ -1,5 +1,5 @@
 import { parse } from "graphql";
-import { MCP_ACCESS, MCP_PAGINATION, type McpRecordSpec } from "../../../graphql/mcp-tool";
+import { MCP_ACCESS, MCP_PAGINATION, mcpMetricQuery, type McpRecordSpec } from "../../../graphql/mcp-tool";
 import { INTELLIGENCE_SELECTION } from "../../research/intelligence/intelligence.mcp";
 
 /** Schools in the MCP tools search and details (and metric_query). */
@@ -37,11 +37,5 @@ export const schoolRecords: McpRecordSpec = {
       ${INTELLIGENCE_SELECTION}
     }
   }`),
-  metricQuery: parse(`
-  query McpSchoolMetrics($metricQuery: String!, $filter: SchoolFilter, $limit: Int, $offset: Int) {
-    schools(metricQuery: $metricQuery, filter: $filter, limit: $limit, offset: $offset) {
-      data { id fedId name state metricValues }
-      ${MCP_PAGINATION}
-    }
-  }`),
+  metricQuery: mcpMetricQuery("McpSchoolMetrics", "schools", "SchoolFilter"),
 };
