@@ -93,6 +93,13 @@ interface Scope {
 function operatorCtes(p: SqlParams, scope: Scope): string {
   const stateScope = scope.states ? ` AND state = ANY(${p.add(scope.states)}::text[])` : "";
   const wanted = scope.ids ? ` AND owner IN (SELECT root FROM wanted)` : "";
+  // The rows of `table` (as `a`) meeting `where`, each with its live operator (through merges) as `owner`,
+  // of the requested operators only.
+  const owned = (table: string, a: string, columns: string, where: string) => `SELECT * FROM (
+        SELECT coalesce(mr.root, ${a}.operator_id) AS owner, ${columns}
+          FROM ${table} ${a} LEFT JOIN merged_root mr ON mr.id = ${a}.operator_id
+         WHERE ${where}
+      ) s WHERE true${wanted}`;
   const contractorPaid = scope.contractor
     ? `(SELECT string_agg(DISTINCT cp.name, '; ' ORDER BY cp.name)
           FROM current_filings cf JOIN contractor_payments cp ON cp.filing_id = cf.id
@@ -106,20 +113,8 @@ function operatorCtes(p: SqlParams, scope: Scope): string {
       SELECT req.id AS key, coalesce(mr.root, req.id) AS root
         FROM unnest(${p.add(scope.ids ?? [])}::uuid[]) AS req(id) LEFT JOIN merged_root mr ON mr.id = req.id
     ),
-    active_centers AS (
-      SELECT * FROM (
-        SELECT coalesce(mr.root, c.operator_id) AS owner, c.state, c.capacity
-          FROM childcare_centers c LEFT JOIN merged_root mr ON mr.id = c.operator_id
-         WHERE c.operator_id IS NOT NULL AND c.license_status = 'active'
-      ) s WHERE true${wanted}
-    ),
-    open_programs AS (
-      SELECT * FROM (
-        SELECT coalesce(mr.root, h.operator_id) AS owner, h.state, h.funded_slots
-          FROM head_start_programs h LEFT JOIN merged_root mr ON mr.id = h.operator_id
-         WHERE h.operator_id IS NOT NULL AND h.status = 'active'
-      ) s WHERE true${wanted}
-    ),
+    active_centers AS (${owned("childcare_centers", "c", "c.state, c.capacity", "c.operator_id IS NOT NULL AND c.license_status = 'active'")}),
+    open_programs AS (${owned("head_start_programs", "h", "h.state, h.funded_slots", "h.operator_id IS NOT NULL AND h.status = 'active'")}),
     center_totals AS (
       SELECT owner, count(*)::int AS n, sum(capacity)::bigint AS seats FROM active_centers WHERE true${stateScope} GROUP BY owner
     ),
@@ -130,13 +125,7 @@ function operatorCtes(p: SqlParams, scope: Scope): string {
       SELECT owner, array_agg(DISTINCT state ORDER BY state) AS states
         FROM (SELECT owner, state FROM active_centers UNION ALL SELECT owner, state FROM open_programs) s GROUP BY owner
     ),
-    current_filings AS (
-      SELECT * FROM (
-        SELECT f.*, coalesce(mr.root, f.operator_id) AS owner
-          FROM operator_filings f LEFT JOIN merged_root mr ON mr.id = f.operator_id
-         WHERE f.is_current
-      ) s WHERE true${wanted}
-    ),
+    current_filings AS (${owned("operator_filings", "f", "f.*", "f.is_current")}),
     latest_filing AS (
       SELECT DISTINCT ON (owner) * FROM current_filings ORDER BY owner, tax_period DESC, created_at DESC, id
     ),
