@@ -54,15 +54,20 @@ export interface DemoEntity {
 /** Typical US public school size, used only to size invented figures when enrollment is missing. */
 const STUDENTS_PER_SCHOOL = 450;
 
+/** What a district's and a school's entity read alike from their rows. */
+const recordFields = (row: DistrictSeedRow | SchoolSeedRow) => ({
+  id: row.id,
+  fed_id: row.fed_id,
+  name: row.name,
+  state: row.state,
+  city: row.physical_city,
+  student_count: row.student_count,
+});
+
 export function districtEntity(row: DistrictSeedRow, index: number): DemoEntity {
   return {
     kind: "district",
-    id: row.id,
-    fed_id: row.fed_id,
-    name: row.name,
-    state: row.state,
-    city: row.physical_city,
-    student_count: row.student_count,
+    ...recordFields(row),
     size_hint: row.student_count ?? (row.school_count ? row.school_count * STUDENTS_PER_SCHOOL : null),
     phone: row.phone,
     district_id: row.id,
@@ -73,12 +78,7 @@ export function districtEntity(row: DistrictSeedRow, index: number): DemoEntity 
 export function schoolEntity(row: SchoolSeedRow, index: number): DemoEntity {
   return {
     kind: "school",
-    id: row.id,
-    fed_id: row.fed_id,
-    name: row.name,
-    state: row.state,
-    city: row.physical_city,
-    student_count: row.student_count,
+    ...recordFields(row),
     size_hint: row.student_count,
     phone: row.phone,
     district_id: row.district_id,
