@@ -22,6 +22,7 @@ import {
 } from "graphql";
 import { clip, echo } from "../src/graphql/errors";
 import { camel, snake } from "../src/graphql/naming";
+import { REST_PARAMETERS_EXTENSION } from "../src/graphql/rest";
 import { expectation } from "../src/graphql/variables";
 
 export class ParameterError extends Error {}
@@ -49,7 +50,7 @@ export function operationVariables(schema: GraphQLSchema, operation: OperationDe
     const type = typeFromAST(schema, def.type as never) as GraphQLInputType | undefined;
     if (!type) throw new Error(`unknown type for $${def.variable.name.value}`);
     const named = isNonNullType(type) ? type.ofType : type;
-    if (isInputObjectType(named) && named.extensions?.restParameters) {
+    if (isInputObjectType(named) && named.extensions?.[REST_PARAMETERS_EXTENSION]) {
       for (const field of Object.values(named.getFields())) {
         add({ name: field.name, type: field.type, parent: def.variable.name.value, field });
       }

@@ -57,6 +57,12 @@ export type BodyDoc =
   | { items: BodyDoc }
   | { error: true };
 
+/**
+ * The extension marking an input type whose fields are a REST route's query parameters (a list's filter,
+ * defineList): rest-adapter/coerce.ts expands a variable of that type into one parameter per field.
+ */
+export const REST_PARAMETERS_EXTENSION = "restParameters";
+
 /** A list's GET and its POST twin (same operation, the filters in a JSON body of strings: long id lists). */
 export const listEndpoints = (path: string, operation: string, select: string): RestEndpoint[] => [
   { method: "GET", path, operation, input: "query", select: [select] },

@@ -15,6 +15,7 @@ import { orderEnum } from "../../../graphql/dictionary/common";
 import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
 import { AppError, BadRequestError } from "../../../graphql/errors";
 import { snake } from "../../../graphql/naming";
+import { REST_PARAMETERS_EXTENSION } from "../../../graphql/rest";
 import { DateScalar, DateTimeScalar, UUIDScalar } from "../../../graphql/scalars";
 import {
   checkFedId,
@@ -368,9 +369,6 @@ export interface List<F, O extends string, C> {
   /** The descriptions of `<name>Filter` and `<name>OrderField` for the field dictionary. */
   dictionary: Dictionary;
 }
-
-/** The marker rest-adapter reads on an input type whose fields are a REST route's query parameters. */
-export const REST_PARAMETERS_EXTENSION = "restParameters";
 
 export function defineList<const G extends readonly AnyGroup<C>[], O extends string, C = unknown>(
   definition: ListDefinition<G, O, C>,
