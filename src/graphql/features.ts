@@ -22,6 +22,7 @@ import { statisticsFeature } from "../features/catalogue/statistics/feature";
 import { blocksFeature } from "../features/kits/blocks/feature";
 import { briefsFeature } from "../features/research/briefs/feature";
 import { intelligenceFeature } from "../features/research/intelligence/feature";
+import { newsFeature } from "../features/research/news/feature";
 import { wholeDictionary } from "./dictionary";
 import { installFeatures, type Feature } from "./feature";
 
@@ -42,6 +43,7 @@ export const FEATURES: readonly Feature[] = [
   // the research pipeline
   intelligenceFeature,
   briefsFeature,
+  newsFeature,
   // the account and its money
   organizationsFeature,
   projectsFeature,
