@@ -1,0 +1,424 @@
+/**
+ * Entity resolution: the districts and schools an article is about, from its text.
+ *
+ * 1. Mentions: names with a district suffix ("Eanes ISD", "Hope Elementary School District", "Omaha Public
+ *    Schools", "Springfield R-XII", "Johnson County School District No. 1"), names before a lower-case cue ("the
+ *    Anacortes school board"), numbered districts ("District 833", "USD 415"), acronyms (the alias table,
+ *    aliases.ts) and school names ("James Logan High School").
+ * 2. Candidates: districts whose name contains the mention's core words by trigram word similarity in PostgreSQL
+ *    (`core <% name`, pg_trgm's word_similarity_threshold 0.6, GIN index on districts.name), then compared on
+ *    normalised cores: equal cores score 1, equal after dropping "County"/"City" 0.85, trigram similarity of the
+ *    cores >= TRGM_MIN (0.75) scores 0.8 x similarity. Numbers and Roman numerals must agree.
+ * 3. Context: the states the text names (or its dateline), the candidate's city named in the text (+0.1), the
+ *    outlet's domain equal to the district's website domain (+0.3), regular districts before supervisory unions
+ *    and charters.
+ * 4. One candidate clearly ahead (by MARGIN) -> resolved; several -> ambiguous, never a guess; none -> unresolved.
+ *    Without any state in the text, only a suffixed name or alias that is unique nationally resolves.
+ * Private and parochial schools, universities, state agencies (NOT_A_DISTRICT) and foreign systems (FOREIGN,
+ * when no US state is named) never resolve.
+ */
+import type { Db } from "../../../../db/client";
+import { DISTRICT_ALIASES } from "./aliases";
+import { FOREIGN, NOT_A_DISTRICT, findStates } from "./geo";
+
+/** Cores whose trigram similarity reaches this are a fuzzy match (typos, "Mt."/"Mount" variants). */
+export const TRGM_MIN = 0.75;
+/** The best candidate must lead the next by this much to resolve. */
+export const MARGIN = 0.1;
+/** District types a news mention can mean: regular (1, 2), supervisory union (3), charter LEA (7). */
+const DISTRICT_TYPES = ["1", "2", "3", "7"];
+
+export interface Candidate {
+  id: string;
+  fed_id: string;
+  name: string;
+  state: string;
+  physical_city: string | null;
+  website_url: string | null;
+  district_type_code: string | null;
+  state_district_id: string | null;
+}
+
+export interface Mention {
+  text: string;
+  index: number;
+  kind: "suffixed" | "cue" | "numbered" | "alias" | "school";
+  /** The words to look up (suffixes dropped). */
+  core: string;
+  numbers: string[];
+  suffix: string;
+}
+
+export interface Resolution {
+  status: "resolved" | "ambiguous" | "unresolved";
+  districts: { id: string; fed_id: string; name: string; state: string; confidence: number; reason: string; school_id?: string }[];
+  reason: string;
+  confidence: number;
+}
+
+// ------------------------------------------------------------------------------------------------ names
+
+const GENERIC = new Set(
+  (
+    "school schools district dist public independent isd cisd usd unified sd consolidated community unit cusd ccsd chsd csd ufsd " +
+    "union free local exempted village area regional joint system board education of the no number r re j c elem reorganized " +
+    "municipal separate special township twp central borough parish co inc department schs sch comm cmty cons consol dist elem hs jt un " +
+    "reorg corp corporation unit"
+  ).split(" "),
+);
+const PLACE = new Set(["county", "city"]);
+const LEVEL = new Set(["elementary", "high", "middle", "junior", "primary"]);
+const ROMAN: Record<string, number> = {
+  i: 1,
+  ii: 2,
+  iii: 3,
+  iv: 4,
+  v: 5,
+  vi: 6,
+  vii: 7,
+  viii: 8,
+  ix: 9,
+  x: 10,
+  xi: 11,
+  xii: 12,
+  xiii: 13,
+  xiv: 14,
+  xv: 15,
+};
+
+export interface NameKey {
+  core: string;
+  loose: string;
+  numbers: string[];
+  levels: string[];
+}
+
+/** "Springfield R-XII" -> core "springfield", numbers ["12"]; "Johnson County School District No. 1" -> "johnson county", ["1"]. */
+export function nameKey(name: string): NameKey {
+  const words = name
+    .toLowerCase()
+    .replace(/\bsaint\b/g, "st")
+    .replace(/\bmount\b/g, "mt")
+    .replace(/\bfort\b/g, "ft")
+    .replace(/[’']s\b/g, "s")
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  const core: string[] = [];
+  const numbers: string[] = [];
+  const levels: string[] = [];
+  for (const w of words) {
+    if (/^\d+[a-z]?$/.test(w)) numbers.push(String(parseInt(w, 10)));
+    else if (ROMAN[w] && w !== "i" && w !== "x" && w !== "v" && w !== "c") numbers.push(String(ROMAN[w]));
+    else if (ROMAN[w] && words.length > 1 && (w === "v" || w === "x")) numbers.push(String(ROMAN[w]));
+    else if (LEVEL.has(w)) levels.push(w);
+    else if (!GENERIC.has(w)) core.push(w);
+  }
+  return { core: core.join(" "), loose: core.filter((w) => !PLACE.has(w)).join(" "), numbers, levels };
+}
+
+// ------------------------------------------------------------------------------------------------ mentions
+
+const CAP = "(?:[A-Z][A-Za-z'’.&-]*|Mc[A-Z][a-z]+)";
+const SUFFIXES =
+  "Consolidated Independent School District|Independent School District|Unified School District|Union Free School District|Community Unit School District|Community School District|Consolidated School District|Elementary School District|Union High School District|High School District|Public School District|Area School District|Local School District|City School District|County School District|School District|Public Schools|County Schools|City Schools|Community Schools|Local Schools|Area Schools|School System|Schools|ISD|CISD|USD|UFSD|CUSD|CSD|SD|Unified|Union|School Corporation|Parish Schools|R-[IVX]+|\\d+-R";
+const NUMBER_TAIL = "(?:\\s+(?:No\\.?\\s*|Number\\s+)?(?:\\d+[A-Z]?(?:-\\d+)?|[IVX]+|R-?[IVX]+|\\d+-R)\\b)?";
+const SUFFIXED = new RegExp(`((?:${CAP} +){0,4}${CAP}) +(${SUFFIXES})${NUMBER_TAIL}`, "g");
+const CUE = new RegExp(
+  `((?:${CAP} +){0,3}${CAP}) +(school district|school board|schools|school system|board of education|superintendent|district|trustees|school committee|board)\\b`,
+  "g",
+);
+const NUMBERED = /\b(District|USD|ISD|Unit|SAD|MSAD|RSU|CUSD|CCSD|SD|Independent School District|School District No\.?)\s+(\d{1,4})\b/g;
+const ACRONYM = /\b[A-Z][A-Z-]{1,6}[A-Z]\b/g;
+const SCHOOL = new RegExp(
+  `((?:${CAP} +){0,3}${CAP}) +((?:Senior |Junior )?High|Middle|Elementary(?:-Middle)?|Intermediate|Primary)\\s+School\\b`,
+  "g",
+);
+/** Words that start a sentence or a clause, not a name. */
+const LEAD =
+  /^(The|A|An|In|At|For|By|Of|On|And|But|After|Before|When|While|With|Voters|Officials|Trustees|Members|Leaders|Parents|Students|Teachers|Nearby|Neighboring|Both|All|Each|Several|Two|Three|Many|Some|This|That|Its|Their|His|Her|Our|Local|Rural|Suburban|Urban|Area|Public|Former|Interim|Acting|Superintendent|Board|Several|Other|Every|Last|Next|State|Federal|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Says|Said)\s+/;
+
+function trimLead(name: string): { name: string; offset: number } {
+  let offset = 0;
+  for (let m = LEAD.exec(name); m && name.length > m[0].length; m = LEAD.exec(name)) {
+    name = name.slice(m[0].length);
+    offset += m[0].length;
+  }
+  return { name, offset };
+}
+
+export function findMentions(doc: string): Mention[] {
+  const out: Mention[] = [];
+  const seen = new Set<string>();
+  const add = (m: Mention) => {
+    const key = `${m.kind}|${m.core}|${m.numbers.join(",")}`;
+    if (!m.core && !m.numbers.length) return;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(m);
+  };
+  const excluded = (index: number, text: string) =>
+    NOT_A_DISTRICT.test(text) || NOT_A_DISTRICT.test(doc.slice(Math.max(0, index - 30), index));
+  for (const m of doc.matchAll(SUFFIXED)) {
+    const { offset } = trimLead(m[1]);
+    const full = doc.slice(m.index + offset, m.index + m[0].length);
+    if (excluded(m.index + offset, full)) continue;
+    const key = nameKey(full);
+    add({ text: full, index: m.index + offset, kind: "suffixed", core: key.core, numbers: key.numbers, suffix: m[2] });
+  }
+  for (const m of doc.matchAll(CUE)) {
+    const { offset } = trimLead(m[1]);
+    const full = doc.slice(m.index + offset, m.index + m[1].length);
+    if (excluded(m.index + offset, `${full} ${m[2]}`)) continue;
+    const key = nameKey(full);
+    if (!key.core || key.core.split(" ").length > 4) continue;
+    add({ text: full, index: m.index + offset, kind: "cue", core: key.core, numbers: key.numbers, suffix: m[2] });
+  }
+  for (const m of doc.matchAll(NUMBERED))
+    add({ text: m[0], index: m.index, kind: "numbered", core: "", numbers: [String(Number(m[2]))], suffix: m[1] });
+  for (const m of doc.matchAll(ACRONYM)) {
+    const alias = m[0].replace(/-/g, "") === "MDCPS" ? "MDCPS" : m[0];
+    if (DISTRICT_ALIASES.some((a) => a.alias === alias))
+      add({ text: m[0], index: m.index, kind: "alias", core: alias, numbers: [], suffix: "" });
+  }
+  for (const m of doc.matchAll(SCHOOL)) {
+    const { offset } = trimLead(m[1]);
+    const full = doc.slice(m.index + offset, m.index + m[0].length);
+    if (excluded(m.index + offset, full) || /^(St|Saint|Holy|Our Lady|Sacred)\b/.test(full)) continue;
+    add({ text: full, index: m.index + offset, kind: "school", core: full, numbers: [], suffix: m[2] });
+  }
+  return out.sort((a, b) => a.index - b.index);
+}
+
+// ------------------------------------------------------------------------------------------------ resolution
+
+const hostOf = (url: string | null | undefined): string | null => {
+  if (!url) return null;
+  try {
+    return new URL(/^https?:/i.test(url) ? url : `http://${url}`).hostname.replace(/^www\./, "").toLowerCase();
+  } catch {
+    return null;
+  }
+};
+
+const COLUMNS = "id, fed_id, name, state, physical_city, website_url, district_type_code, state_district_id";
+
+function trigrams(s: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of s.split(" ")) {
+    const p = `  ${w} `;
+    for (let i = 0; i < p.length - 2; i += 1) out.add(p.slice(i, i + 3));
+  }
+  return out;
+}
+/** pg_trgm's similarity, computed here on normalised cores (the SQL narrows, this compares). */
+export function similarity(a: string, b: string): number {
+  const x = trigrams(a);
+  const y = trigrams(b);
+  let shared = 0;
+  for (const t of x) if (y.has(t)) shared += 1;
+  return shared / (x.size + y.size - shared || 1);
+}
+
+/** Words naming a kind of district; shared ones between mention and name are evidence (0.1 each, at most 0.2). */
+const KIND_WORDS =
+  /\b(isd|cisd|usd|unified|ufsd|cusd|union|joint|public schools|community|consolidated|county|city|area|local|elementary|high|municipal|metropolitan|parish|regional)\b/g;
+
+interface Scored {
+  c: Candidate;
+  score: number;
+  why: string[];
+}
+
+function scoreCandidate(mention: Mention, c: Candidate): Scored | null {
+  const key = nameKey(c.name);
+  const m = nameKey(mention.text);
+  let score: number;
+  const why: string[] = [];
+  if (key.core && key.core === m.core) {
+    score = 1;
+    why.push(`name "${c.name}" matches "${mention.text}"`);
+  } else if (key.loose && key.loose === m.loose) {
+    score = 0.85;
+    why.push(`name "${c.name}" matches "${mention.text}" (County/City aside)`);
+  } else {
+    const sim = similarity(m.core, key.core);
+    if (sim < TRGM_MIN) return null;
+    score = 0.8 * sim;
+    why.push(`name "${c.name}" is similar to "${mention.text}" (trigram ${sim.toFixed(2)})`);
+  }
+  if (m.numbers.length) {
+    const sdi = (c.state_district_id ?? "").replace(/^[A-Z]{2}-/, "");
+    const numberOk = m.numbers.some((n) => key.numbers.includes(n) || new RegExp(`(^|\\D)0*${n}(\\D|$)`).test(sdi));
+    if (!numberOk && key.numbers.length) return null;
+    if (!numberOk) score -= 0.15;
+    else why.push("number agrees");
+  } else if (key.numbers.length && mention.kind !== "cue") score -= 0.05;
+  if (m.levels.length && key.levels.length && !m.levels.some((l) => key.levels.includes(l))) score -= 0.2;
+  // The kind of district the mention says ("ISD", "Unified", "Public Schools", "Joint Union High") agreeing with the name.
+  const kinds = (s: string) => new Set(s.toLowerCase().match(KIND_WORDS) ?? []);
+  const mentionKinds = kinds(mention.text);
+  const shared = [...kinds(c.name)].filter((k) => mentionKinds.has(k));
+  if (shared.length) {
+    score += Math.min(0.2, 0.1 * shared.length);
+    why.push(`both say ${shared.join(", ")}`);
+  }
+  if (m.numbers.length && m.numbers.some((n) => key.numbers.includes(n))) score += 0.1;
+  return { c, score, why };
+}
+
+export interface ResolveInput {
+  doc: string;
+  domain: string | null;
+  url: string;
+  origin_district_id?: string | null;
+}
+
+/** The districts (and schools) an article is about. */
+export async function resolveEntities(db: Db, input: ResolveInput): Promise<Resolution> {
+  if (input.origin_district_id) {
+    const [d] = await db.query<Candidate>(`SELECT ${COLUMNS} FROM districts WHERE id = $1`, [input.origin_district_id]);
+    if (d)
+      return {
+        status: "resolved",
+        districts: [
+          { id: d.id, fed_id: d.fed_id, name: d.name, state: d.state, confidence: 0.99, reason: "published on the district's own website" },
+        ],
+        reason: "published on the district's own website",
+        confidence: 0.99,
+      };
+  }
+  const doc = input.doc;
+  const stateMentions = findStates(doc);
+  const states = new Set(stateMentions.map((s) => s.state));
+  if (FOREIGN.test(doc) && !states.size)
+    return { status: "unresolved", districts: [], reason: "the article is about schools outside the United States", confidence: 0.9 };
+  const mentions = findMentions(doc);
+  const outlet = hostOf(input.domain) ?? hostOf(input.url);
+  const lowerDoc = doc.toLowerCase();
+  const resolved = new Map<string, Resolution["districts"][number]>();
+  let ambiguous: string | null = null;
+
+  for (const mention of mentions) {
+    let candidates: Candidate[];
+    let scored: Scored[] = [];
+    if (mention.kind === "alias") {
+      const aliases = DISTRICT_ALIASES.filter((a) => a.alias === mention.core && (!a.needsState || states.has(a.state)));
+      if (!aliases.length) continue;
+      candidates = await db.query<Candidate>(`SELECT ${COLUMNS} FROM districts WHERE fed_id = ANY($1)`, [aliases.map((a) => a.fedId)]);
+      scored = candidates.map((c) => ({ c, score: 1, why: [`"${mention.text}" is the documented alias of ${c.name}`] }));
+    } else if (mention.kind === "numbered") {
+      if (!states.size) continue;
+      candidates = await db.query<Candidate>(
+        `SELECT ${COLUMNS} FROM districts WHERE state = ANY($1) AND district_type_code = ANY($2)
+           AND (name ~ ('(^|\\D)0*' || $3 || '(\\D|$)') OR state_district_id ~ ('(^[A-Z]{2}-|\\D)(D|01)?0*' || $3 || '0?(\\D|$)'))`,
+        [[...states], DISTRICT_TYPES, mention.numbers[0]],
+      );
+      scored = candidates.map((c) => {
+        const inName = nameKey(c.name).numbers.includes(mention.numbers[0]);
+        const kind = mention.suffix.toLowerCase().replace(/^m?sad$/, "sad");
+        const sameKind = new RegExp(`\\b${kind}\\b`, "i").test(c.name);
+        return {
+          c,
+          score: 0.7 + (inName ? 0.1 : 0) + (sameKind ? 0.1 : 0),
+          why: [`"${mention.text}" is the number of ${c.name} (${c.state})`],
+        };
+      });
+    } else if (mention.kind === "school") {
+      if (!states.size) continue;
+      const rows = await db.query<Candidate & { school_id: string; school_name: string }>(
+        `SELECT d.id, d.fed_id, d.name, d.state, d.physical_city, d.website_url, d.district_type_code, d.state_district_id,
+                s.id AS school_id, s.name AS school_name
+           FROM schools s JOIN districts d ON d.id = s.district_id
+          WHERE s.state = ANY($1) AND lower(s.name) = lower($2)`,
+        [[...states], mention.text],
+      );
+      scored = rows.map((r) => ({ c: r, score: 0.85, why: [`school "${r.school_name}" of ${r.name}`] }));
+    } else {
+      if (!mention.core || mention.core.length < 3) continue;
+      // The name as written, then without its first words ("Lisa Noonan The Douglas County School District").
+      const words = mention.text.split(" ");
+      for (let drop = 0; drop < Math.min(3, words.length) && !scored.length; drop += 1) {
+        const variant: Mention = { ...mention, text: words.slice(drop).join(" "), core: nameKey(words.slice(drop).join(" ")).core };
+        if (!variant.core || variant.core.length < 3) break;
+        candidates = await db.query<Candidate>(
+          `SELECT ${COLUMNS} FROM districts
+            WHERE $1 <% name AND district_type_code = ANY($2) AND ($3::text[] IS NULL OR state = ANY($3))
+            ORDER BY word_similarity($1, name) DESC, similarity($1, name) DESC LIMIT 300`,
+          [variant.core, DISTRICT_TYPES, states.size ? [...states] : null],
+        );
+        scored = candidates.map((c) => scoreCandidate(variant, c)).filter((x): x is Scored => x !== null && x.score >= 0.6);
+      }
+    }
+    if (!scored.length) continue;
+    // Context.
+    for (const s of scored) {
+      const city = s.c.physical_city?.toLowerCase();
+      if (city && city.length >= 4 && new RegExp(`\\b${city.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(lowerDoc)) {
+        s.score += 0.15;
+        s.why.push(`its city ${s.c.physical_city} is named`);
+      }
+      const site = hostOf(s.c.website_url);
+      if (site && outlet && (site === outlet || outlet.endsWith(`.${site}`))) {
+        s.score += 0.3;
+        s.why.push(`published on its website domain ${site}`);
+      }
+      if (s.c.district_type_code === "1" || s.c.district_type_code === "2") s.score += 0.02;
+    }
+    if (states.size) {
+      const inState = scored.filter((s) => states.has(s.c.state));
+      const byDomain = scored.filter((s) => s.why.some((w) => w.startsWith("published on")));
+      scored = inState.length ? inState : byDomain;
+      for (const s of scored) if (states.has(s.c.state)) s.why.push(`the article names ${s.c.state}`);
+    } else if (!(mention.kind === "suffixed" || mention.kind === "alias")) {
+      // A bare name with a lower-case cue and no state: the outlet's own domain, or one exact name nationally
+      // (a multi-word or long core, so "Lincoln" or "Washington" never qualify alone).
+      const exact = scored.filter((s) => s.score >= 1);
+      const distinctive = mention.core.includes(" ") || mention.core.length >= 8;
+      scored = scored.filter((s) => s.why.some((w) => w.startsWith("published on")));
+      if (!scored.length && exact.length === 1 && distinctive) scored = exact;
+    }
+    if (!scored.length) continue;
+    scored.sort((a, b) => b.score - a.score);
+    const [best, next] = scored;
+    if (next && best.score - next.score < MARGIN && next.c.id !== best.c.id) {
+      ambiguous ??= `"${mention.text}" matches ${scored.length} districts (${scored
+        .slice(0, 4)
+        .map((s) => `${s.c.name}, ${s.c.state}`)
+        .join("; ")}${scored.length > 4 ? "; ..." : ""}); none chosen`;
+      continue;
+    }
+    const noState = !states.size && !best.why.some((w) => w.startsWith("published on"));
+    const confidence = Math.round(Math.min(0.98, (noState ? 0.6 : 0.7) + best.score * 0.25) * 100) / 100;
+    const prior = resolved.get(best.c.id);
+    if (!prior || prior.confidence < confidence)
+      resolved.set(best.c.id, {
+        id: best.c.id,
+        fed_id: best.c.fed_id,
+        name: best.c.name,
+        state: best.c.state,
+        confidence,
+        reason: best.why.join("; ") + (noState ? "; no state named, unique name nationally" : ""),
+        school_id: (best.c as Candidate & { school_id?: string }).school_id,
+      });
+  }
+  if (resolved.size) {
+    const districts = [...resolved.values()];
+    return {
+      status: "resolved",
+      districts,
+      reason: districts.map((d) => d.reason).join(" | "),
+      confidence: Math.max(...districts.map((d) => d.confidence)),
+    };
+  }
+  if (ambiguous) return { status: "ambiguous", districts: [], reason: ambiguous, confidence: 0.3 };
+  return {
+    status: "unresolved",
+    districts: [],
+    reason: mentions.length
+      ? "no public school district in the directory matches the names in the text"
+      : "the text names no school district",
+    confidence: mentions.length ? 0.5 : 0.7,
+  };
+}
