@@ -20,6 +20,8 @@ const USAGE = `usage: edmarket <command>
   db migrate
   seed demo
   ingest <source> <file>          (edmarket ingest --help lists the sources)
+  ingest news-feed <url-or-file>  (one news feed ingested once: items, new, updated, unchanged, failed, signals, seconds)
+  news feed add <url> | list | remove <id-or-url>   (feeds the worker polls every NEWS_POLL_MINUTES)
   org create --name N --plan free|pro|enterprise|internal [--credits C] [--entitlement signals]
   key create --org ID
   key revoke --key-prefix P
@@ -87,10 +89,30 @@ const COMMANDS: Record<string, Command> = {
   },
   extract: withDb(async (db, args) => {
     const { extractCommand, ExtractUsageError } = await import("../features/research/extraction/extraction.cli");
+    // As in the worker (src/compose-jobs.ts): a district site's news pages become articles.
+    const { useSiteNewsSink } = await import("../features/research/extraction/site-news");
+    const { storeSiteNews } = await import("../features/research/news/ingest/site-news");
+    useSiteNewsSink(storeSiteNews);
     try {
       return await extractCommand(db, loadEnv(), flag(args, "entity")!, flag(args, "url", false));
     } catch (error) {
       throw error instanceof ExtractUsageError ? new UsageError(error.message) : error;
+    }
+  }),
+  "ingest news-feed": withDb(async (db, args) => {
+    const { ingestNewsFeedCommand, NewsUsageError } = await import("../features/research/news/ingest/news.cli");
+    try {
+      return await ingestNewsFeedCommand(db, loadEnv(), args.positional[2]);
+    } catch (error) {
+      throw error instanceof NewsUsageError ? new UsageError(error.message) : error;
+    }
+  }),
+  "news feed": withDb(async (db, args) => {
+    const { newsFeedCommand, NewsUsageError } = await import("../features/research/news/ingest/news.cli");
+    try {
+      return await newsFeedCommand(db, args.positional[2], args.positional[3]);
+    } catch (error) {
+      throw error instanceof NewsUsageError ? new UsageError(error.message) : error;
     }
   }),
   ingest: withDb(async (db, args) => {

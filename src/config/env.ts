@@ -95,6 +95,13 @@ const EnvSchema = z.object({
   EXTRACTION_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false"),
   /** Entities without a website_url get the demo extraction (rows data_source "demo"); false: they end in error. */
   EXTRACTION_DEMO_FALLBACK: z.enum(["true", "false"]).default("true"),
+  // ---- news ingest (docs/signals.md, "Sources and ingest")
+  /** How often the worker polls each registered news feed (a conditional GET: an unchanged feed costs one request). */
+  NEWS_POLL_MINUTES: z.coerce.number().min(1).default(60),
+  /** Item pages fetched and read at once by one feed ingest (requests to one host still take turns). */
+  NEWS_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  /** Pause between two news-ingest requests to one host (a robots.txt Crawl-delay up to 30 s raises it). */
+  NEWS_HOST_DELAY_MS: z.coerce.number().int().min(0).default(0),
   // ---- text generation (src/features/research/text-generation): unset = the extractive provider, no language model
   /** Base URL of an OpenAI-compatible API (`.../v1`); its `/chat/completions` is called. */
   TEXT_GENERATION_BASE_URL: z.string().url().optional(),

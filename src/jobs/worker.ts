@@ -2,7 +2,8 @@
  * The job runtime of a process. `startJobs(db, env, { work, sweep })`: every role starts the queue (the API
  * sends jobs in its transactions); the worker role (`serve --role worker|all`) also works the installed
  * jobs and runs `sweep` every WORKER_POLL_SECONDS. The composition root (src/compose-jobs.ts) passes the sweep: the
- * credits feature's hold sweeper. The runtime imports no feature.
+ * credits feature's hold sweeper and the news feature's feed-poll scheduler (which sends jobs: the sweep gets the
+ * queue). The runtime imports no feature.
  */
 import type { Env } from "../config/env";
 import type { Db } from "../db/client";
@@ -22,7 +23,7 @@ export interface JobOptions {
   /** Work the jobs and sweep (the worker role), or only send them. */
   work: boolean;
   /** What the worker runs every WORKER_POLL_SECONDS; its last success is the worker's liveness. */
-  sweep: (db: Db) => Promise<unknown>;
+  sweep: (db: Db, queue: JobQueue) => Promise<unknown>;
 }
 
 export async function startJobs(db: Db, env: Env, options: JobOptions): Promise<Jobs> {
@@ -34,7 +35,7 @@ export async function startJobs(db: Db, env: Env, options: JobOptions): Promise<
   if (options.work) {
     await queue.work({ db, env });
     sweeper = setInterval(() => {
-      sweeping = options.sweep(db).then(
+      sweeping = options.sweep(db, queue).then(
         () => {
           lastSweepOkAt = new Date();
           lastError = undefined;

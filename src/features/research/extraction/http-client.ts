@@ -65,6 +65,8 @@ export interface FetchedResponse {
   contentTypeHeader: string;
   body: Buffer;
   redirects: string[];
+  /** The response's headers (ETag and Last-Modified for a conditional GET next time). */
+  headers: http.IncomingHttpHeaders;
 }
 
 export interface GetOptions {
@@ -74,6 +76,8 @@ export interface GetOptions {
   allowed?: (url: string) => boolean;
   /** Extra pause for this host (robots.txt Crawl-delay); the larger of it and hostDelayMs applies. */
   hostDelayMs?: number;
+  /** Extra request headers (If-None-Match / If-Modified-Since of a conditional GET: a 304 is an http_status error with status 304). */
+  headers?: Record<string, string>;
 }
 
 /** Serializes requests per host across the process, with a pause after each. */
@@ -198,6 +202,7 @@ export class HttpClient {
           "user-agent": limits.userAgent,
           accept: "text/html,application/xhtml+xml,application/pdf;q=0.9,application/xml;q=0.8,text/plain;q=0.5,*/*;q=0.1",
           "accept-encoding": "gzip, deflate, br",
+          ...options.headers,
         },
         lookup: this.lookup,
       });
@@ -270,7 +275,9 @@ export class HttpClient {
           chunks.push(chunk);
         });
         stream.on("error", (error: Error) => fail(new FetchError("network", url, `body: ${error.message}`)));
-        stream.on("end", () => done({ response: { url, status, contentType, contentTypeHeader, body: Buffer.concat(chunks) } }));
+        stream.on("end", () =>
+          done({ response: { url, status, contentType, contentTypeHeader, body: Buffer.concat(chunks), headers: response.headers } }),
+        );
       });
       request.end();
     });

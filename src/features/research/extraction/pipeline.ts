@@ -21,9 +21,10 @@ import { ExtractiveTextGenerator } from "../text-generation/extractive.provider"
 import { textGeneratorFromEnv, type TextGenerator } from "../text-generation/text-generation";
 import { SiteCrawler, scoreLink, siteRoot, type CrawlError, type CrawlOptions, type SiteDocument } from "./crawl";
 import { runExtractors, type Extraction, type ExtractionSubject } from "./extractors";
-import { storeExtraction } from "./extraction.store";
+import { EXTRACTION_SOURCE, storeExtraction } from "./extraction.store";
 import { readEntity } from "./extraction.entity";
 import type { HttpClient } from "./http-client";
+import { publishSiteNews } from "./site-news";
 
 export interface PipelineOptions {
   env: Env;
@@ -114,6 +115,7 @@ export async function runExtractionPipeline(
   let extraction: Extraction | null = null;
   let provider: string | null = null;
   let root: string | null = null;
+  let newsArticles = 0;
   const summaryOf = (status: "completed" | "error", error: string | null): ExtractionSummary => ({
     entity_type: kind,
     entity_id: id,
@@ -131,7 +133,7 @@ export async function runExtractionPipeline(
       content_type: crawler?.skipped.contentType ?? 0,
       duplicate: crawler?.skipped.duplicate ?? 0,
     },
-    counts: counts(extraction),
+    counts: { ...counts(extraction), news_articles: newsArticles },
     text_provider: provider,
     errors: crawler?.errors ?? [],
     error,
@@ -186,6 +188,23 @@ export async function runExtractionPipeline(
     provider = summary.provider;
     const summaryGeneratedAt = new Date();
     await mark("summarize", t, { summary_generated_at: summaryGeneratedAt });
+
+    // The district's press releases and news posts become articles of the news feed (site-news.ts).
+    t = Date.now();
+    const districtId = kind === "district" ? id : entity.parentDistrictId;
+    if (districtId)
+      try {
+        const published = await publishSiteNews(db, {
+          env: options.env,
+          districtId,
+          dataSource: EXTRACTION_SOURCE,
+          documents: crawler.documents,
+        });
+        newsArticles = published?.articles ?? 0;
+      } catch (error) {
+        crawler.errors.push({ url: root, kind: "site_news", message: (error as Error).message.slice(0, 500) });
+      }
+    timings.news = Date.now() - t;
 
     t = Date.now();
     const done = summaryOf("completed", null);

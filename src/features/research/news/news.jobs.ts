@@ -1,4 +1,54 @@
-import type { JobDefinition } from "../../../jobs/job";
+/**
+ * The feed's background jobs: `news.poll_feed` polls one registered feed (feeds.service.ts pollFeed). The worker
+ * sends one per due feed (scheduleFeedPolls, from its sweep every WORKER_POLL_SECONDS) with a job id derived
+ * from the feed and the current NEWS_POLL_MINUTES period, so a feed has at most one poll queued per period;
+ * the poll's claim on its feed row keeps two workers from polling it at once.
+ */
+import crypto from "node:crypto";
+import type { Env } from "../../../config/env";
+import type { Db } from "../../../db/client";
+import { defineJob, type JobDefinition } from "../../../jobs/job";
 
-/** The feed's background jobs (polling, article processing). */
-export const newsJobs: JobDefinition<never>[] = [];
+export interface PollFeedData {
+  feedId: string;
+}
+
+export const pollFeedJob = defineJob<PollFeedData>({
+  name: "news.poll_feed",
+  async run({ db, env }, data) {
+    // The ingest (parsers, readability) loads in the worker when a feed is first polled, not at every start.
+    const { pollFeed } = await import("./ingest/feeds.service");
+    await pollFeed(db, env, data.feedId);
+  },
+});
+
+/** The feed's background jobs (polling). */
+export const newsJobs: JobDefinition<never>[] = [pollFeedJob as JobDefinition<never>];
+
+/** What scheduling needs of the queue (src/jobs/queue.ts JobQueue.sendNow). */
+export interface PollSender {
+  sendNow<T>(job: JobDefinition<T>, data: T, id: string): Promise<string | null>;
+}
+
+/** A UUID from the feed and the poll period: the same feed in the same period is the same job. */
+export function pollJobId(feedId: string, periodMs: number, now = Date.now()): string {
+  const hex = crypto
+    .createHash("sha256")
+    .update(`news.poll_feed:${feedId}:${Math.floor(now / periodMs)}`)
+    .digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Sends a poll job for every due feed; returns how many were new jobs. */
+export async function scheduleFeedPolls(db: Db, queue: PollSender, env: Pick<Env, "NEWS_POLL_MINUTES">): Promise<number> {
+  const periodMs = env.NEWS_POLL_MINUTES * 60_000;
+  let sent = 0;
+  const due = await db.query<{ id: string }>(
+    `SELECT id::text AS id FROM news_feeds
+      WHERE last_polled_at IS NULL OR last_polled_at <= now() - make_interval(secs => $1)
+      ORDER BY last_polled_at NULLS FIRST, id`,
+    [env.NEWS_POLL_MINUTES * 60],
+  );
+  for (const { id: feedId } of due) if (await queue.sendNow(pollFeedJob, { feedId }, pollJobId(feedId, periodMs))) sent += 1;
+  return sent;
+}

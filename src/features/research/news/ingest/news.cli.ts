@@ -1,0 +1,60 @@
+/**
+ * The news commands of the CLI (contract section 10):
+ *   edmarket ingest news-feed <url-or-file>    one feed ingested once (origin "cli"), its summary printed
+ *   edmarket news feed add <url>               registers a feed the worker polls every NEWS_POLL_MINUTES
+ *   edmarket news feed list                    the registered feeds with their last poll
+ *   edmarket news feed remove <id-or-url>      unregisters it (its articles stay)
+ */
+import fs from "node:fs";
+import type { Env } from "../../../../config/env";
+import type { Db } from "../../../../db/client";
+import { addFeed, FeedUsageError, listFeeds, removeFeed } from "./feeds.service";
+import { ingestFeedSource } from "./ingest";
+
+export class NewsUsageError extends Error {}
+
+export const NEWS_FEED_USAGE = "usage: edmarket news feed add <url> | list | remove <id-or-url>";
+
+export async function ingestNewsFeedCommand(db: Db, env: Env, source: string | undefined) {
+  if (!source) throw new NewsUsageError("usage: edmarket ingest news-feed <url-or-file>");
+  if (!/^https?:\/\//i.test(source) && !source.startsWith("file://") && !fs.existsSync(source))
+    throw new NewsUsageError(`no such file, and not an http(s) URL: ${source}`);
+  const summary = await ingestFeedSource(db, env, source, { origin: "cli" });
+  return {
+    source: summary.source,
+    format: summary.format,
+    title: summary.title,
+    items: summary.items,
+    new: summary.new,
+    updated: summary.updated,
+    unchanged: summary.unchanged,
+    failed: summary.failed,
+    duplicates_in_feed: summary.duplicates_in_feed,
+    signals: summary.signals,
+    analyzed: summary.analyzed,
+    analysis_failed: summary.analysis_failed,
+    text_source: summary.text_source,
+    fetch_status: summary.fetch_status,
+    problems: summary.problems,
+    seconds: summary.seconds,
+  };
+}
+
+export async function newsFeedCommand(db: Db, action: string | undefined, argument: string | undefined) {
+  try {
+    switch (action) {
+      case "add":
+        if (!argument) throw new NewsUsageError("usage: edmarket news feed add <url>");
+        return await addFeed(db, argument);
+      case "list":
+        return { feeds: await listFeeds(db) };
+      case "remove":
+        if (!argument) throw new NewsUsageError("usage: edmarket news feed remove <id-or-url>");
+        return await removeFeed(db, argument);
+      default:
+        throw new NewsUsageError(NEWS_FEED_USAGE);
+    }
+  } catch (error) {
+    throw error instanceof FeedUsageError ? new NewsUsageError(error.message) : error;
+  }
+}
