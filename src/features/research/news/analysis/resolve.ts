@@ -63,7 +63,7 @@ const GENERIC = new Set(
     "school schools district dist public independent isd cisd usd unified sd consolidated community unit cusd ccsd chsd csd ufsd " +
     "union free local exempted village area regional joint system board education of the no number r re j c elem reorganized " +
     "municipal separate special township twp central borough parish co inc department schs sch comm cmty cons consol dist elem hs jt un " +
-    "reorg corp corporation unit"
+    "reorg corp corporation unit hsd esd ud cesd msd psd cs pcs chtr chrtr schl h s"
   ).split(" "),
 );
 const PLACE = new Set(["county", "city"]);
@@ -101,6 +101,7 @@ export function nameKey(name: string): NameKey {
     .replace(/\bmount\b/g, "mt")
     .replace(/\bfort\b/g, "ft")
     .replace(/[’']s\b/g, "s")
+    .replace(/\bco\b/g, "county")
     .replace(/[^a-z0-9]+/g, " ")
     .trim()
     .split(/\s+/)
@@ -108,10 +109,13 @@ export function nameKey(name: string): NameKey {
   const core: string[] = [];
   const numbers: string[] = [];
   const levels: string[] = [];
-  for (const w of words) {
-    if (/^\d+[a-z]?$/.test(w)) numbers.push(String(parseInt(w, 10)));
+  for (const [i, w] of words.entries()) {
+    // "5", "26j", "10jt" (Colorado's joint districts): the number; the letters are a kind, not a name.
+    if (/^\d+[a-z]{0,3}$/.test(w)) numbers.push(String(parseInt(w, 10)));
     else if (ROMAN[w] && w !== "i" && w !== "x" && w !== "v" && w !== "c") numbers.push(String(ROMAN[w]));
     else if (ROMAN[w] && words.length > 1 && (w === "v" || w === "x")) numbers.push(String(ROMAN[w]));
+    // Missouri's "R-I", "C-I": after R/C even "I" is a numeral.
+    else if (ROMAN[w] && i > 0 && /^(r|re|c)$/.test(words[i - 1])) numbers.push(String(ROMAN[w]));
     else if (LEVEL.has(w)) levels.push(w);
     else if (!GENERIC.has(w)) core.push(w);
   }
@@ -229,6 +233,8 @@ interface Scored {
   c: Candidate;
   score: number;
   why: string[];
+  /** The normalised core of the name equals the mention's (not a County/City-aside or trigram match). */
+  exact?: boolean;
 }
 
 function scoreCandidate(mention: Mention, c: Candidate): Scored | null {
@@ -236,8 +242,10 @@ function scoreCandidate(mention: Mention, c: Candidate): Scored | null {
   const m = nameKey(mention.text);
   let score: number;
   const why: string[] = [];
+  let exact = false;
   if (key.core && key.core === m.core) {
     score = 1;
+    exact = true;
     why.push(`name "${c.name}" matches "${mention.text}"`);
   } else if (key.loose && key.loose === m.loose) {
     score = 0.85;
@@ -256,6 +264,13 @@ function scoreCandidate(mention: Mention, c: Candidate): Scored | null {
     else why.push("number agrees");
   } else if (key.numbers.length && mention.kind !== "cue") score -= 0.05;
   if (m.levels.length && key.levels.length && !m.levels.some((l) => key.levels.includes(l))) score -= 0.2;
+  // "Franklin County" is not "Franklin City Public Schools" (nor the reverse); a bare "Douglas" may be either.
+  const words = (k: NameKey) => new Set(k.core.split(" "));
+  const [mw, kw] = [words(m), words(key)];
+  if ((mw.has("county") && kw.has("city") && !kw.has("county")) || (mw.has("city") && kw.has("county") && !kw.has("city"))) {
+    score -= 0.2;
+    why.push("County and City disagree");
+  }
   // The kind of district the mention says ("ISD", "Unified", "Public Schools", "Joint Union High") agreeing with the name.
   const kinds = (s: string) => new Set(s.toLowerCase().match(KIND_WORDS) ?? []);
   const mentionKinds = kinds(mention.text);
@@ -265,7 +280,7 @@ function scoreCandidate(mention: Mention, c: Candidate): Scored | null {
     why.push(`both say ${shared.join(", ")}`);
   }
   if (m.numbers.length && m.numbers.some((n) => key.numbers.includes(n))) score += 0.1;
-  return { c, score, why };
+  return { c, score, why, exact };
 }
 
 export interface ResolveInput {
@@ -342,11 +357,20 @@ export async function resolveEntities(db: Db, input: ResolveInput): Promise<Reso
       for (let drop = 0; drop < Math.min(3, words.length) && !scored.length; drop += 1) {
         const variant: Mention = { ...mention, text: words.slice(drop).join(" "), core: nameKey(words.slice(drop).join(" ")).core };
         if (!variant.core || variant.core.length < 3) break;
+        // Also by the core without County/City: the directory names many county districts by the county alone
+        // ("Douglas" for Douglas County School District, Nevada).
+        const loose = nameKey(variant.text).loose;
         candidates = await db.query<Candidate>(
           `SELECT ${COLUMNS} FROM districts
-            WHERE $1 <% name AND district_type_code = ANY($2) AND ($3::text[] IS NULL OR state = ANY($3))
+            WHERE ($1 <% name OR ($4::text IS NOT NULL AND $4 <% name)) AND district_type_code = ANY($2)
+              AND ($3::text[] IS NULL OR state = ANY($3))
             ORDER BY word_similarity($1, name) DESC, similarity($1, name) DESC LIMIT 300`,
-          [variant.core, DISTRICT_TYPES, states.size ? [...states] : null],
+          [
+            variant.core,
+            DISTRICT_TYPES,
+            states.size ? [...states] : null,
+            loose && loose !== variant.core && loose.length >= 3 ? loose : null,
+          ],
         );
         scored = candidates.map((c) => scoreCandidate(variant, c)).filter((x): x is Scored => x !== null && x.score >= 0.6);
       }
@@ -380,6 +404,8 @@ export async function resolveEntities(db: Db, input: ResolveInput): Promise<Reso
       if (!scored.length && exact.length === 1 && distinctive) scored = exact;
     }
     if (!scored.length) continue;
+    // A candidate whose whole normalised name is the mention's beats the fuzzy ones, whatever their context.
+    if (scored.some((s) => s.exact)) scored = scored.filter((s) => s.exact);
     scored.sort((a, b) => b.score - a.score);
     const [best, next] = scored;
     if (next && best.score - next.score < MARGIN && next.c.id !== best.c.id) {
