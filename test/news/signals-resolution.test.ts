@@ -1,10 +1,11 @@
 /**
  * Issue 22, entity resolution rules beyond the basics of signals-analysis.test.ts, each against a small catalogue
  * built with factories so that the rule, and only the rule, decides: directory name forms (county districts named
- * by the county alone, "CO", Colorado's "10Jt-R", Illinois' "HSD"), County vs City, an exact name before fuzzy ones.
+ * by the county alone, "CO", Colorado's "10Jt-R", Illinois' "HSD"), County vs City, an exact name before fuzzy ones;
+ * mention forms (capitalised bodies, possessives, "City, State, district", slashes, past employers).
  */
 import { analyzeText } from "../../src/features/research/news/analysis";
-import { nameKey } from "../../src/features/research/news/analysis/resolve";
+import { findMentions, nameKey } from "../../src/features/research/news/analysis/resolve";
 import { createTestDb, type TestDb } from "../support/db";
 import { insertDistrict } from "../support/factories";
 
@@ -27,6 +28,17 @@ describe("entity resolution rules", () => {
     await d({ fed_id: "1716950", name: "Glenbrook HSD 225", state: "IL", physical_city: "Glenview" });
     // Exact name against a fuzzy neighbour that has more context (its city is named).
     await d({ fed_id: "0699901", name: "Alta Loma Elementary", state: "CA", physical_city: "Alta Loma" });
+    // Mention forms.
+    await d({ fed_id: "2400090", name: "Baltimore City Public Schools", state: "MD", physical_city: "Baltimore" });
+    await d({ fed_id: "2400120", name: "Baltimore County Public Schools", state: "MD", physical_city: "Towson" });
+    await d({ fed_id: "3904702", name: "Dublin City", state: "OH", physical_city: "Dublin" });
+    await d({ fed_id: "0611250", name: "Dublin Unified", state: "CA", physical_city: "Dublin" });
+    await d({ fed_id: "2927060", name: "ST. JOSEPH", state: "MO", physical_city: "St. Joseph" });
+    await d({ fed_id: "2631200", name: "St. Joseph Public Schools", state: "MI", physical_city: "St. Joseph" });
+    await d({ fed_id: "3701500", name: "Winston Salem / Forsyth County Schools", state: "NC", physical_city: "Winston-Salem" });
+    await d({ fed_id: "4823640", name: "HOUSTON ISD", state: "TX", physical_city: "HOUSTON" });
+    await d({ fed_id: "4816230", name: "DALLAS ISD", state: "TX", physical_city: "DALLAS" });
+    await d({ fed_id: "0622710", name: "Los Angeles Unified", state: "CA", physical_city: "Los Angeles" });
     await d({
       fed_id: "0699902",
       name: "Alta Lomas Elementary",
@@ -68,6 +80,37 @@ describe("entity resolution rules", () => {
     expect((await fed("Bond appears to pass", "Glenbrook High School District 225 in Illinois passed $94 million.")).fed).toEqual([
       "1716950",
     ]);
+  });
+
+  it("capitalised bodies (School Board, Board of Education) and lower-case city/county are cue names", async () => {
+    expect((await fed("Franklin County pauses search", "The Franklin County School Board in Virginia voted.")).fed).toEqual(["5101440"]);
+    // No state named: a several-word cue name matching one district exactly nationally.
+    expect((await fed("Baltimore city schools pass budget", "The Baltimore city school board adopted it.")).fed).toEqual(["2400090"]);
+  });
+
+  it("a possessive is not part of the name; a city with its state before a cue is a name", async () => {
+    expect((await fed("Dublin's schools adopt Schoology", "Dublin's schools in Ohio move grades 6-12.")).fed).toEqual(["3904702"]);
+    const r = await fed("Districts short of teachers", "The St. Joseph, Missouri, district says hiring is harder.");
+    expect(r.fed).toEqual(["2927060"]);
+  });
+
+  it("a name after a slash is one name (Winston-Salem/Forsyth County Schools)", async () => {
+    expect((await fed("Bus drivers short", "Winston-Salem/Forsyth County Schools in North Carolina needs 70 drivers.")).fed).toEqual([
+      "3701500",
+    ]);
+  });
+
+  it('a past employer ("former Dallas ISD superintendent") and "its Los Angeles schools" are not the subject', async () => {
+    const r = await fed(
+      "Mike Miles to lead Houston ISD",
+      "The Texas Education Agency appointed former Dallas ISD superintendent Mike Miles.",
+    );
+    expect(r.fed).toEqual(["4823640"]);
+    expect((await fed("KIPP to double its Los Angeles schools", "The charter network plans 20 campuses.")).fed).toEqual([]);
+  });
+
+  it("number words before a school name are not part of it", () => {
+    expect(findMentions("Twenty-five Wayzata High School students were named.").map((m) => m.text)).toEqual(["Wayzata High School"]);
   });
 
   it("a candidate matching the whole normalised name wins over a fuzzy one with more context", async () => {

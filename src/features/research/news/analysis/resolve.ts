@@ -124,15 +124,27 @@ export function nameKey(name: string): NameKey {
 
 // ------------------------------------------------------------------------------------------------ mentions
 
-const CAP = "(?:[A-Z][A-Za-z'’.&-]*|Mc[A-Z][a-z]+)";
+const CAP = "(?:[A-Z][A-Za-z'’.&/-]*|Mc[A-Z][a-z]+)";
 const SUFFIXES =
   "Consolidated Independent School District|Independent School District|Unified School District|Union Free School District|Community Unit School District|Community School District|Consolidated School District|Elementary School District|Union High School District|High School District|Public School District|Area School District|Local School District|City School District|County School District|School District|Public Schools|County Schools|City Schools|Community Schools|Local Schools|Area Schools|School System|Schools|ISD|CISD|USD|UFSD|CUSD|CSD|SD|Unified|Union|School Corporation|Parish Schools|R-[IVX]+|\\d+-R";
 const NUMBER_TAIL = "(?:\\s+(?:No\\.?\\s*|Number\\s+)?(?:\\d+[A-Z]?(?:-\\d+)?|[IVX]+|R-?[IVX]+|\\d+-R)\\b)?";
 const SUFFIXED = new RegExp(`((?:${CAP} +){0,4}${CAP}) +(${SUFFIXES})${NUMBER_TAIL}`, "g");
+/**
+ * A name before a cue: lower case ("the Anacortes school board", "Baltimore city schools") or a capitalised body
+ * ("Franklin County School Board", "Charlotte-Mecklenburg Board of Education").
+ */
 const CUE = new RegExp(
-  `((?:${CAP} +){0,3}${CAP}) +(school district|school board|schools|school system|board of education|superintendent|district|trustees|school committee|board)\\b`,
+  `((?:${CAP} +){0,3}${CAP}(?: (?:city|county))?) +(school district|school board|schools|school system|board of education|superintendent|district|trustees|school committee|board|School Board|Board of Education|School Committee|Board of Trustees)\\b`,
   "g",
 );
+/** "the St. Joseph, Missouri, district", "the Springfield, Mo., school board": a city with its state, then a cue. */
+const CITY_STATE_CUE = new RegExp(
+  `((?:${CAP} +){0,2}${CAP}), ((?:[A-Z][a-z]+\\.?)(?: [A-Z][a-z]+\\.?)?),? +(school district|school board|school system|schools|district)\\b`,
+  "g",
+);
+/** Words before a name saying it is a past employer or a place, not the district the article is about. */
+const NOT_THE_SUBJECT = /\b(?:former|formerly(?: of| at| with)?|ex-)\s*$/i;
+const POSSESSIVE = /\b(?:its|their|his|her|our)\s+$/i;
 const NUMBERED = /\b(District|USD|ISD|Unit|SAD|MSAD|RSU|CUSD|CCSD|SD|Independent School District|School District No\.?)\s+(\d{1,4})\b/g;
 const ACRONYM = /\b[A-Z][A-Z-]{1,6}[A-Z]\b/g;
 const SCHOOL = new RegExp(
@@ -141,7 +153,7 @@ const SCHOOL = new RegExp(
 );
 /** Words that start a sentence or a clause, not a name. */
 const LEAD =
-  /^(The|A|An|In|At|For|By|Of|On|And|But|After|Before|When|While|With|Voters|Officials|Trustees|Members|Leaders|Parents|Students|Teachers|Nearby|Neighboring|Both|All|Each|Several|Two|Three|Many|Some|This|That|Its|Their|His|Her|Our|Local|Rural|Suburban|Urban|Area|Public|Former|Interim|Acting|Superintendent|Board|Several|Other|Every|Last|Next|State|Federal|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Says|Said)\s+/;
+  /^(The|A|An|In|At|For|By|Of|On|And|But|After|Before|When|While|With|Voters|Officials|Trustees|Members|Leaders|Parents|Students|Teachers|Nearby|Neighboring|Both|All|Each|Several|Two|Three|Many|Some|This|That|Its|Their|His|Her|Our|Local|Rural|Suburban|Urban|Area|Public|Former|Interim|Acting|Superintendent|Board|Several|Other|Every|Last|Next|State|Federal|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Says|Said|(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Eleven|Twelve|Twenty|Thirty|Forty|Fifty)(?:-[a-z]+)?)\s+/;
 
 function trimLead(name: string): { name: string; offset: number } {
   let offset = 0;
@@ -163,7 +175,9 @@ export function findMentions(doc: string): Mention[] {
     out.push(m);
   };
   const excluded = (index: number, text: string) =>
-    NOT_A_DISTRICT.test(text) || NOT_A_DISTRICT.test(doc.slice(Math.max(0, index - 30), index));
+    NOT_A_DISTRICT.test(text) ||
+    NOT_A_DISTRICT.test(doc.slice(Math.max(0, index - 30), index)) ||
+    NOT_THE_SUBJECT.test(doc.slice(Math.max(0, index - 20), index));
   for (const m of doc.matchAll(SUFFIXED)) {
     const { offset } = trimLead(m[1]);
     const full = doc.slice(m.index + offset, m.index + m[0].length);
@@ -173,11 +187,23 @@ export function findMentions(doc: string): Mention[] {
   }
   for (const m of doc.matchAll(CUE)) {
     const { offset } = trimLead(m[1]);
-    const full = doc.slice(m.index + offset, m.index + m[1].length);
+    // "Dublin's schools", "Fort Worth ISD's board": the possessive is not part of the name.
+    const full = doc.slice(m.index + offset, m.index + m[1].length).replace(/['’]s$/, "");
     if (excluded(m.index + offset, `${full} ${m[2]}`)) continue;
+    // "its Los Angeles schools" (a charter network's): the place of someone's schools, not a district.
+    if (m[2] === "schools" && POSSESSIVE.test(doc.slice(Math.max(0, m.index + offset - 8), m.index + offset))) continue;
     const key = nameKey(full);
     if (!key.core || key.core.split(" ").length > 4) continue;
     add({ text: full, index: m.index + offset, kind: "cue", core: key.core, numbers: key.numbers, suffix: m[2] });
+  }
+  for (const m of doc.matchAll(CITY_STATE_CUE)) {
+    if (!findStates(`${m[1]}, ${m[2]},`).length) continue;
+    const { offset } = trimLead(m[1]);
+    const full = doc.slice(m.index + offset, m.index + m[1].length);
+    if (excluded(m.index + offset, full)) continue;
+    const key = nameKey(full);
+    if (!key.core || key.core.split(" ").length > 4) continue;
+    add({ text: full, index: m.index + offset, kind: "cue", core: key.core, numbers: key.numbers, suffix: m[3] });
   }
   for (const m of doc.matchAll(NUMBERED))
     add({ text: m[0], index: m.index, kind: "numbered", core: "", numbers: [String(Number(m[2]))], suffix: m[1] });
