@@ -63,8 +63,11 @@ describe("MCP over streamable HTTP (/mcp)", () => {
       "list_projects",
       "metric_query",
       "metrics",
+      "news_article",
+      "news_feed",
       "request_brief",
       "search",
+      "signals_feed",
       "unlock",
     ]);
     const search = tools.find((tool) => tool.name === "search")!;

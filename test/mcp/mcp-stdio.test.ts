@@ -109,8 +109,11 @@ describe("edmarket mcp (stdio)", () => {
         "list_projects",
         "metric_query",
         "metrics",
+        "news_article",
+        "news_feed",
         "request_brief",
         "search",
+        "signals_feed",
         "unlock",
       ]);
 

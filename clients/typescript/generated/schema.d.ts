@@ -448,6 +448,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /news
+         * @description The signals feed within the districts and schools the caller's organization follows (active follows) or has unlocked (GET /api/v1/news); no module needed.
+         */
+        get: operations["getNews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/news/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /news/{id}
+         * @description One article with every signal but noise (GET /api/v1/news/{id}); null when no signal of it is about a district or school the organization follows or has unlocked.
+         */
+        get: operations["getNewsArticle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operators": {
         parameters: {
             query?: never;
@@ -636,6 +676,26 @@ export interface paths {
          * @description A school's timeline events, chronological; null for an unknown school.
          */
         get: operations["getSchoolEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /signals
+         * @description The catalog-wide signals feed (GET /api/v1/signals): articles with at least one signal other than noise matching the filter, newest first. Needs the signals module (entitlement_required otherwise).
+         */
+        get: operations["getSignals"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2132,6 +2192,126 @@ export interface components {
          */
         MetricEntityType: "district" | "school";
         /**
+         * @description Signal types a feed filter may name (contract section 9); noise, a signal of nothing a vendor cares about, is never listed.
+         * @enum {string}
+         */
+        FeedSignalType: "chronic_absenteeism" | "staffing_shortage" | "budget_deficit" | "budget_surplus" | "technology_initiative" | "curriculum_adoption" | "facility_bond" | "safety_incident" | "leadership_change" | "enrollment_change" | "grant_award" | "rfp_released";
+        /**
+         * @description Buying intents a feed filter may name.
+         * @enum {string}
+         */
+        FeedBuyingIntent: "low" | "medium" | "high";
+        /** @description A news article with its signals (the spec's signals feed article). Demo articles (dataSource demo) are invented by the demo layer and labelled in their title. */
+        FeedArticle: {
+            /**
+             * Format: uuid
+             * @description Our id of the article (UUID); GET /api/v1/news/{id}.
+             */
+            id: string;
+            /** @description The article's canonical URL (articles are deduplicated by it). */
+            url: string;
+            /** @description Headline. */
+            title: string;
+            /** @description Host of the URL (the outlet). */
+            domain: string | null;
+            /** @description Byline, when the source gives one. */
+            author: string | null;
+            /** @description The source's summary or lead of the article. */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description When the article was published (UTC); the feed's order, newest first (null: unknown, listed last).
+             */
+            published_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the article was stored here (UTC): the since cursor of a nightly sync compares with it.
+             */
+            ingested_at: string;
+            /** @description Where the article comes from: feed (a news feed), cli (a feed given once), extraction (a district's own site), demo (invented). */
+            data_source: string;
+            /** @description Its signals other than noise, high buying intent first, then medium, low and none, then by id. */
+            signals: {
+                /** @description What happened (contract section 9): chronic_absenteeism, staffing_shortage, budget_deficit, budget_surplus, technology_initiative, curriculum_adoption, facility_bond, safety_incident, leadership_change, enrollment_change, grant_award, rfp_released. */
+                signal_type: string;
+                /** @description How near a purchase it reads: none, low, medium or high. */
+                buying_intent: string;
+                /** @description Why the buying intent was rated so. */
+                buying_intent_reason: string | null;
+                /** @description What the signal says, in one or two sentences. */
+                summary: string | null;
+                /**
+                 * Format: date
+                 * @description When the event happened or happens (YYYY-MM-DD); may differ from the article's date.
+                 */
+                signal_date: string | null;
+                /** @description Confidence in signalDate, 0 to 1 (read from the text, or inferred from the publication date). */
+                signal_date_confidence: number | null;
+                /** @description Confidence that the article says this, 0 to 1. */
+                extraction_confidence: number | null;
+                /** @description The sentences the signal rests on, with their offsets in the article's text (free-form JSON). */
+                evidence: unknown;
+                /** @description Values parsed from the text: amounts, counts, dates, vendor names (free-form JSON). */
+                payload: unknown;
+                /** @description What the signal is about: district, school, or null when unresolved. */
+                entity_type: string | null;
+                /** @description resolved (district or school set), ambiguous (several candidates, none chosen) or unresolved (no candidate). */
+                entity_resolution_status: string | null;
+                /** @description Confidence of the match to the district or school, 0 to 1. */
+                entity_match_confidence: number | null;
+                /** @description Why the article was matched to the district or school (or why not). */
+                entity_match_reason: string | null;
+                /** @description The district it is about (a school's district for a school signal); null when not resolved to one. */
+                district: {
+                    /**
+                     * Format: uuid
+                     * @description Our id of the district (UUID).
+                     */
+                    id: string;
+                    /** @description District name. */
+                    name: string;
+                    /** @description Two-letter state abbreviation. */
+                    state: string | null;
+                    /** @description NCES LEAID (7 digits). */
+                    fed_id: string | null;
+                } | null;
+                /** @description The school it is about; null for a district-level or unresolved signal. */
+                school: {
+                    /**
+                     * Format: uuid
+                     * @description Our id of the school (UUID).
+                     */
+                    id: string;
+                    /** @description School name. */
+                    name: string;
+                    /** @description Two-letter state abbreviation. */
+                    state: string | null;
+                } | null;
+            }[];
+        };
+        /** @description Paging of the signals feed: the list pagination, with totalExact because the count stops at 10,000 articles. */
+        FeedPaging: {
+            /**
+             * Format: int32
+             * @description How many articles match over all pages, at most 10,000 (totalExact false when more match).
+             */
+            total: number;
+            /**
+             * Format: int32
+             * @description The page size used (the limit argument or its default).
+             */
+            limit: number;
+            /**
+             * Format: int32
+             * @description Articles skipped before this page.
+             */
+            offset: number;
+            /** @description true when articles follow this page. */
+            has_more: boolean;
+            /** @description false when more than 10,000 articles match and total is that cap; true when total is the exact count. */
+            total_exact: boolean;
+        };
+        /**
          * @description Which of an operator's Form 990 returns the contractor filter reads: any current return, or only the latest.
          * @enum {string}
          */
@@ -2693,6 +2873,22 @@ export interface components {
             /** @description Credits the request needs. */
             required: number;
         };
+        EntitlementRequiredError: components["schemas"]["ErrorBody"] & {
+            /**
+             * @description Always entitlement_required.
+             * @constant
+             */
+            error?: "entitlement_required";
+            /**
+             * @description Always 403.
+             * @constant
+             */
+            statusCode?: 403;
+            /** @description The module the organization lacks. */
+            module: string;
+            /** @description Whom to ask for it. */
+            contact: string;
+        };
         ParentEntityLockedError: components["schemas"]["ErrorBody"] & {
             /**
              * @description Always PARENT_ENTITY_LOCKED.
@@ -2793,7 +2989,7 @@ export interface components {
                 "application/json": components["schemas"]["InsufficientCreditsError"];
             };
         };
-        /** @description forbidden, PARENT_ENTITY_LOCKED, FOLLOW_LIMIT (FORBIDDEN, PARENT_ENTITY_LOCKED, FOLLOW_LIMIT) */
+        /** @description forbidden, entitlement_required, PARENT_ENTITY_LOCKED, FOLLOW_LIMIT (FORBIDDEN, ENTITLEMENT_REQUIRED, PARENT_ENTITY_LOCKED, FOLLOW_LIMIT) */
         Error403: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2811,7 +3007,7 @@ export interface components {
                      * @constant
                      */
                     statusCode?: 403;
-                }) | components["schemas"]["ParentEntityLockedError"] | components["schemas"]["FollowLimitError"];
+                }) | components["schemas"]["EntitlementRequiredError"] | components["schemas"]["ParentEntityLockedError"] | components["schemas"]["FollowLimitError"];
             };
         };
         /** @description not_found (NOT_FOUND) */
@@ -5114,6 +5310,106 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
+    getNews: {
+        parameters: {
+            query?: {
+                /** @description Signal types, any of them (noise is never listed). */
+                signal_type?: components["schemas"]["FeedSignalType"][];
+                /** @description Buying intents, any of them: low, medium, high. */
+                buying_intent?: components["schemas"]["FeedBuyingIntent"][];
+                /** @description Signals about any of these districts (our district ids, UUID). */
+                district_id?: string[];
+                /** @description Signals about any of these schools (our school ids, UUID). */
+                school_id?: string[];
+                /** @description Topic text, 2 to 500 characters: the article's title, or the summary or buying-intent reason of one of its signals other than noise, contains it (any case). */
+                query?: string;
+                /** @description Two-letter state codes: signals about a district or school in any of these states. */
+                state?: string[];
+                /** @description Ingest cursor for a sync: only articles stored after this instant (ingestedAt > since), ISO 8601 with an offset (Z or +hh:mm). */
+                since?: string;
+                /** @description Only articles published at or after this instant (ISO 8601 with an offset). */
+                published_after?: string;
+                /** @description Only articles published before this instant (ISO 8601 with an offset). */
+                published_before?: string;
+                /** @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped. */
+                limit?: number;
+                /** @description Articles to skip before the page, 0 or more (default 0). */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The news articles with their signals of this page, in the requested order. */
+                        data: components["schemas"]["FeedArticle"][];
+                        /** @description Total over the whole result set, and the page's limit and offset. */
+                        pagination: components["schemas"]["FeedPaging"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getNewsArticle: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this endpoint answered before: 304 with no body while the record reads the same. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Our id of the article (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The record (or records) asked for. */
+                        data: components["schemas"]["FeedArticle"];
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
     getOperators: {
         parameters: {
             query?: {
@@ -6003,6 +6299,62 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getSignals: {
+        parameters: {
+            query?: {
+                /** @description Signal types, any of them (noise is never listed). */
+                signal_type?: components["schemas"]["FeedSignalType"][];
+                /** @description Buying intents, any of them: low, medium, high. */
+                buying_intent?: components["schemas"]["FeedBuyingIntent"][];
+                /** @description Signals about any of these districts (our district ids, UUID). */
+                district_id?: string[];
+                /** @description Signals about any of these schools (our school ids, UUID). */
+                school_id?: string[];
+                /** @description Topic text, 2 to 500 characters: the article's title, or the summary or buying-intent reason of one of its signals other than noise, contains it (any case). */
+                query?: string;
+                /** @description Two-letter state codes: signals about a district or school in any of these states. */
+                state?: string[];
+                /** @description Ingest cursor for a sync: only articles stored after this instant (ingestedAt > since), ISO 8601 with an offset (Z or +hh:mm). */
+                since?: string;
+                /** @description Only articles published at or after this instant (ISO 8601 with an offset). */
+                published_after?: string;
+                /** @description Only articles published before this instant (ISO 8601 with an offset). */
+                published_before?: string;
+                /** @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped. */
+                limit?: number;
+                /** @description Articles to skip before the page, 0 or more (default 0). */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The news articles with their signals of this page, in the requested order. */
+                        data: components["schemas"]["FeedArticle"][];
+                        /** @description Total over the whole result set, and the page's limit and offset. */
+                        pagination: components["schemas"]["FeedPaging"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
         };
