@@ -13,7 +13,6 @@ import type { Env } from "../../../../config/env";
 import type { Db } from "../../../../db/client";
 import { logger } from "../../../../logger";
 import { decodeHtml } from "../../extraction/html";
-import { analyzeArticle } from "../analysis";
 import { parseFeedDate } from "./dates";
 import { NewsFetcher, fetchStatusOf, type NewsFetcherOptions } from "./fetcher";
 import { parseFeed, type FeedItem, type ParsedFeed } from "./feed-parser";
@@ -29,6 +28,12 @@ export const NEWS_FEED_SOURCE = "news_feed";
 export const MIN_PAGE_TEXT = 200;
 
 export type Analyze = (db: Db, articleId: string) => Promise<{ signals: number }>;
+
+/**
+ * The analysis module's analyzeArticle, loaded on first use: an analysis that cannot even load is an analysis
+ * failure of each article (logged, analyzed_at left null), never a failed ingest.
+ */
+export const analyzeArticle: Analyze = async (db, articleId) => (await import("../analysis")).analyzeArticle(db, articleId);
 
 export interface IngestOptions {
   origin: ArticleOrigin;
@@ -252,6 +257,13 @@ export async function ingestParsedFeed(
   summary.title = feed.title;
   summary.items = feed.items.length;
   summary.duplicates_in_feed = feed.duplicates;
+  // Two items of one run may be one article (canonical URL): it is analysed once.
+  const seen = new Set<string>();
+  const analyzeOnce = async (id: string, url: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    await analyzeSafely(db, id, analyze, summary, url);
+  };
   const problem = (url: string | null, text: string) => {
     if (summary.problems.length < 20) summary.problems.push({ url, problem: text.slice(0, 300) });
   };
@@ -269,7 +281,7 @@ export async function ingestParsedFeed(
           summary.unchanged += 1;
           summary.text_source.page += 1;
           count(summary.fetch_status, "known");
-          if (known.analyzed_at === null) await analyzeSafely(db, known.id, analyze, summary, item.link);
+          if (known.analyzed_at === null) await analyzeOnce(known.id, item.link);
           return;
         }
       }
@@ -278,7 +290,7 @@ export async function ingestParsedFeed(
       summary.text_source[draft.textSource] += 1;
       const stored = await storeDraft(db, draft, options);
       summary[stored.outcome] += 1;
-      if (stored.analyze) await analyzeSafely(db, stored.id, analyze, summary, draft.url);
+      if (stored.analyze) await analyzeOnce(stored.id, draft.url);
     } catch (error) {
       summary.failed += 1;
       problem(item.link, `${fetchStatusOf(error)}: ${(error as Error).message}`);

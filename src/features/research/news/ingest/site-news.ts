@@ -6,10 +6,9 @@
 import type { Db } from "../../../../db/client";
 import type { SiteNewsInput, SiteNewsResult } from "../../extraction/site-news";
 import { parseFeedDate } from "./dates";
-import { analyzeSafely, emptySummary, MIN_PAGE_TEXT, storeDraft, type Analyze } from "./ingest";
+import { analyzeArticle, analyzeSafely, emptySummary, MIN_PAGE_TEXT, storeDraft, type Analyze } from "./ingest";
 import { extractMainText } from "./main-text";
 import { acceptCanonical, canonicalUrl } from "./urls";
-import { analyzeArticle } from "../analysis";
 
 export async function storeSiteNews(db: Db, input: SiteNewsInput, analyze: Analyze = analyzeArticle): Promise<SiteNewsResult> {
   const result: SiteNewsResult = { articles: 0, new: 0, updated: 0 };
