@@ -190,7 +190,6 @@ export async function runExtractionPipeline(
     await mark("summarize", t, { summary_generated_at: summaryGeneratedAt });
 
     // The district's press releases and news posts become articles of the news feed (site-news.ts).
-    t = Date.now();
     const districtId = kind === "district" ? id : entity.parentDistrictId;
     if (districtId)
       try {
@@ -204,7 +203,6 @@ export async function runExtractionPipeline(
       } catch (error) {
         crawler.errors.push({ url: root, kind: "site_news", message: (error as Error).message.slice(0, 500) });
       }
-    timings.news = Date.now() - t;
 
     t = Date.now();
     const done = summaryOf("completed", null);
