@@ -119,7 +119,8 @@ export function feedPagination(counted: number, cap: number, limit: number, offs
 /**
  * The ids of a page of articles (`where` over `a`) in feed order. Dated articles come first, read in the order of
  * the index articles(published_at DESC, id) (a DESC index puts nulls first, so the NULLS LAST order cannot walk it),
- * then undated ones by id: each part stops at offset + limit rows.
+ * then undated ones by id, read from the head of the same index (all null there, in id order): each part stops at
+ * offset + limit rows.
  */
 const pageIdsSql = (where: string, limit: string, offset: string): string => {
   const upTo = `${offset}::bigint + ${limit}::bigint`;
@@ -127,7 +128,8 @@ const pageIdsSql = (where: string, limit: string, offset: string): string => {
       (SELECT a.id, a.published_at, 0 AS undated FROM articles a ${where} AND a.published_at IS NOT NULL
         ORDER BY a.published_at DESC, a.id LIMIT ${upTo})
       UNION ALL
-      (SELECT a.id, a.published_at, 1 AS undated FROM articles a ${where} AND a.published_at IS NULL ORDER BY a.id LIMIT ${upTo})) u
+      (SELECT a.id, a.published_at, 1 AS undated FROM articles a ${where} AND a.published_at IS NULL
+        ORDER BY a.published_at DESC, a.id LIMIT ${upTo})) u
     ORDER BY u.undated, u.published_at DESC, u.id LIMIT ${limit} OFFSET ${offset}`;
 };
 
