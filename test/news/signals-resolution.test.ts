@@ -2,7 +2,9 @@
  * Issue 22, entity resolution rules beyond the basics of signals-analysis.test.ts, each against a small catalogue
  * built with factories so that the rule, and only the rule, decides: directory name forms (county districts named
  * by the county alone, "CO", Colorado's "10Jt-R", Illinois' "HSD"), County vs City, an exact name before fuzzy ones;
- * mention forms (capitalised bodies, possessives, "City, State, district", slashes, past employers).
+ * mention forms (capitalised bodies, possessives, "City, State, district", slashes, past employers); the state when
+ * the text names none (.us domains, a district's own website, cities, datelines, the outlet's label, the other
+ * districts); context (the words before a number, an alias's city, the state in the mention's sentence).
  */
 import { analyzeText } from "../../src/features/research/news/analysis";
 import { findMentions, nameKey } from "../../src/features/research/news/analysis/resolve";
@@ -39,6 +41,48 @@ describe("entity resolution rules", () => {
     await d({ fed_id: "4823640", name: "HOUSTON ISD", state: "TX", physical_city: "HOUSTON" });
     await d({ fed_id: "4816230", name: "DALLAS ISD", state: "TX", physical_city: "DALLAS" });
     await d({ fed_id: "0622710", name: "Los Angeles Unified", state: "CA", physical_city: "Los Angeles" });
+    // State inference and context.
+    await d({ fed_id: "2928860", name: "SPRINGFIELD R-XII", state: "MO", physical_city: "SPRINGFIELD" });
+    await d({ fed_id: "4222600", name: "Springfield SD", state: "PA", physical_city: "Springfield" });
+    await d({
+      fed_id: "0402920",
+      name: "Florence Unified School District",
+      state: "AZ",
+      physical_city: "Florence",
+      website_url: "http://www.fusdaz.com/",
+    });
+    await d({ fed_id: "1301980", name: "Florence County", state: "SC", physical_city: "Florence" });
+    await d({
+      fed_id: "5599901",
+      name: "Lakeview Area",
+      state: "WI",
+      physical_city: "Lakeview",
+      website_url: "https://www.facebook.com/lakeviewarea",
+    });
+    await d({ fed_id: "0627810", name: "Oak Grove Elementary", state: "CA", physical_city: "San Jose" });
+    await d({ fed_id: "2923340", name: "OAK GROVE R-VI", state: "MO", physical_city: "OAK GROVE" });
+    await d({ fed_id: "4824450", name: "ITALY ISD", state: "TX", physical_city: "ITALY" });
+    await d({ fed_id: "3699901", name: "Italy Valley Central", state: "NY", physical_city: "Naples" });
+    await d({ fed_id: "0631530", name: "Poway Unified", state: "CA", physical_city: "San Diego" });
+    await d({ fed_id: "0612880", name: "Escondido Union", state: "CA", physical_city: "Escondido" });
+    await d({ fed_id: "0612910", name: "Escondido Union High", state: "CA", physical_city: "Escondido" });
+    await d({ fed_id: "4899901", name: "ESCONDIDO ISD", state: "TX", physical_city: "RIO" });
+    await d({ fed_id: "4700148", name: "Memphis-Shelby County Schools", state: "TN", physical_city: "MEMPHIS" });
+    await d({ fed_id: "4899902", name: "MEMPHIS ISD", state: "TX", physical_city: "MEMPHIS" });
+    await d({ fed_id: "4819700", name: "FORT WORTH ISD", state: "TX", physical_city: "FORT WORTH" });
+    await d({ fed_id: "2400420", name: "Howard County Public Schools", state: "MD", physical_city: "Ellicott City" });
+    await d({ fed_id: "1730450", name: "Township HSD 211", state: "IL", physical_city: "Palatine" });
+    await d({ fed_id: "1735280", name: "Scales Mound CUSD 211", state: "IL", physical_city: "Scales Mound" });
+    await d({ fed_id: "2314190", name: "RSU 55/MSAD 55", state: "ME", physical_city: "Hiram" });
+    await d({
+      fed_id: "2302190",
+      name: "Beaver Cove Public Schools",
+      state: "ME",
+      physical_city: "Beaver Cove",
+      state_district_id: "ME-055",
+    });
+    await d({ fed_id: "4800010", name: "HAYS CISD", state: "TX", physical_city: "KYLE" });
+    await d({ fed_id: "2007440", name: "Hays", state: "KS", physical_city: "Hays" });
     await d({
       fed_id: "0699902",
       name: "Alta Lomas Elementary",
@@ -111,6 +155,73 @@ describe("entity resolution rules", () => {
 
   it("number words before a school name are not part of it", () => {
     expect(findMentions("Twenty-five Wayzata High School students were named.").map((m) => m.text)).toEqual(["Wayzata High School"]);
+  });
+
+  it("the state from the outlet's .us domain when the text names none", async () => {
+    expect((await fed("Board approves budget", "The Springfield school board voted 5-2.")).fed).toEqual([]);
+    const r = await fed("Board approves budget", "The Springfield school board voted 5-2.", "news.example.k12.mo.us");
+    expect(r.fed).toEqual(["2928860"]);
+    expect(r.signal.entity_match_reason).toMatch(/MO: its outlet's domain ends in \.mo\.us/);
+  });
+
+  it("an outlet that is a district's own website gives its state and, when nothing else resolves, the district", async () => {
+    const band = await fed("Florence High band takes first", "The marching band placed first in Division 1A.", "fhs.fusdaz.com");
+    expect(band.fed).toEqual(["0402920"]);
+    expect(band.signal.entity_match_reason).toMatch(/website domain fusdaz\.com/);
+    // A district whose "website" is a page on a shared host (a social network) does not own that host.
+    expect((await fed("Lakeview band takes first", "The band placed first.", "www.facebook.com")).fed).toEqual([]);
+  });
+
+  it('the state from a city written "in <City>", from a dateline city, or from the outlet\'s leading label, when one state has it', async () => {
+    const text = "Oak Grove School District trustees approved closing three schools.";
+    expect((await fed("Schools to close", text)).fed).toEqual([]);
+    expect((await fed("Schools to close", `${text.slice(0, -1)} in San Jose.`)).fed).toEqual(["0627810"]);
+    expect((await fed("Schools to close", `SAN JOSE (AP) — ${text}`)).fed).toEqual(["0627810"]);
+    // A city several states have decides nothing.
+    expect((await fed("Schools to close", `${text.slice(0, -1)} in Springfield.`)).fed).toEqual([]);
+    expect((await fed("Band advances to Area", "The Italy school board honoured the band.")).fed).toEqual([]);
+    expect((await fed("Band advances to Area", "The Italy school board honoured the band.", "italy.neotrib.com")).fed).toEqual(["4824450"]);
+  });
+
+  it("no state anywhere: the state of the districts that resolved by full name is used for the other mentions", async () => {
+    // "Escondido" alone is two districts nationally (CA, TX); Poway Unified puts the article in California.
+    const r = await fed("Bonds fall short", "Poway Unified School District's bond failed, and the Escondido school board will try again.");
+    expect(r.fed.sort()).toEqual(["0612880", "0631530"]);
+    expect((await fed("Bond fails", "The Escondido school board will try again.")).fed).toEqual([]);
+  });
+
+  it("a high school district is not the district of the same name without High", async () => {
+    expect((await fed("Escondido Union passes bond", "The California district's bond passed.")).fed).toEqual(["0612880"]);
+  });
+
+  it("an alias that needs its state also resolves when the district's city is named", async () => {
+    const r = await fed(
+      "Student found with gun",
+      "A student at a high school in Memphis was found with a gun; the school followed SCS protocols.",
+    );
+    expect(r.fed).toEqual(["4700148"]);
+    expect((await fed("Student found with gun", "The school followed SCS protocols.")).fed).toEqual([]);
+  });
+
+  it("a full district name is looked up nationally when the states the text names are other districts'", async () => {
+    const r = await fed("Districts cut jobs", "Fort Worth ISD eliminated 133 jobs, and Howard County, Maryland, may cut 348 positions.");
+    expect(r.fed).toEqual(["4819700"]);
+    expect(r.signal.entity_match_confidence).toBeLessThan(0.9);
+  });
+
+  it("a numbered district: the words written before the number decide (Township High School District 211, MSAD 55)", async () => {
+    const r = await fed("District 211 signs website deal", "Township High School District 211's board in Illinois approved it.");
+    expect(r.fed).toEqual(["1730450"]);
+    expect((await fed("District 211 signs website deal", "The board in Illinois approved it.")).fed).toEqual([]);
+    const msad = await fed("MSAD 55 short of drivers", "Maine School Administrative District 55 told families it lacks drivers.");
+    expect(msad.fed).toEqual(["2314190"]);
+  });
+
+  it("a city named only inside a district's name is weak evidence; the state named in the mention's sentence counts", async () => {
+    // Hays, Kansas is named only as "Hays CISD"; Texas is in the sentence of Hays CISD.
+    const r = await fed("Bond results", "Hays CISD in Texas approved $46 million. Kansas voters rejected two bonds.");
+    expect(r.fed).toEqual(["4800010"]);
+    expect(r.signal.entity_match_reason).toMatch(/TX is named in the same sentence/);
   });
 
   it("a candidate matching the whole normalised name wins over a fuzzy one with more context", async () => {

@@ -19,7 +19,8 @@
  */
 import type { Db } from "../../../../db/client";
 import { DISTRICT_ALIASES } from "./aliases";
-import { FOREIGN, NOT_A_DISTRICT, findStates } from "./geo";
+import { FOREIGN, NOT_A_DISTRICT, STATES, findStates } from "./geo";
+import { sentences } from "./text";
 
 /** Cores whose trigram similarity reaches this are a fuzzy match (typos, "Mt."/"Mount" variants). */
 export const TRGM_MIN = 0.75;
@@ -290,6 +291,8 @@ function scoreCandidate(mention: Mention, c: Candidate): Scored | null {
     else why.push("number agrees");
   } else if (key.numbers.length && mention.kind !== "cue") score -= 0.05;
   if (m.levels.length && key.levels.length && !m.levels.some((l) => key.levels.includes(l))) score -= 0.2;
+  // A high school district is called one ("Escondido Union High"); "Escondido Union" is the other district.
+  else if (!m.levels.length && key.levels.includes("high")) score -= 0.1;
   // "Franklin County" is not "Franklin City Public Schools" (nor the reverse); a bare "Douglas" may be either.
   const words = (k: NameKey) => new Set(k.core.split(" "));
   const [mw, kw] = [words(m), words(key)];
@@ -316,6 +319,115 @@ export interface ResolveInput {
   origin_district_id?: string | null;
 }
 
+// ------------------------------------------------------------------------------------------------ state inference
+
+/** An abbreviation in a directory name, spelt out to compare with the words around a numbered mention. */
+const SPELLED: Record<string, string> = {
+  hsd: "high school district", chsd: "community high school district", ccsd: "community consolidated school district",
+  cusd: "community unit school district", esd: "elementary school district", cesd: "community elementary school district",
+  ud: "unit district", sd: "school district", isd: "independent school district", usd: "unified school district",
+  twp: "township", cons: "consolidated", comm: "community", elem: "elementary", rsu: "regional school unit",
+  msad: "maine school administrative district", sad: "school administrative district", h: "high", s: "school",
+}; // prettier-ignore
+const CONTEXT_STOP = new Set(["school", "schools", "district", "of", "the", "no", "public", "unit"]);
+
+/** The words of a directory name, abbreviations spelt out ("Township HSD 211" -> township, high). */
+function spelledWords(name: string): Set<string> {
+  const words = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim()
+    .split(" ");
+  return new Set(words.flatMap((w) => (SPELLED[w] ?? w).split(" ")).filter((w) => w.length > 1 && !/^\d/.test(w) && !CONTEXT_STOP.has(w)));
+}
+
+/** Hosts an outlet's own domain and its parents down to two labels ("bhs.bayfield.k12.co.us" -> ..., "bayfield.k12.co.us"). */
+function hostChain(host: string): string[] {
+  const labels = host.split(".");
+  const out: string[] = [];
+  for (let i = 0; i <= labels.length - 2; i += 1) out.push(labels.slice(i).join("."));
+  return out;
+}
+
+/**
+ * The district whose own website the outlet is: its website's host (without www) equals the outlet's host or a
+ * parent of it ("fhs.fusdaz.com" -> fusdaz.com), the website is a site's root (not a page on a shared host such as
+ * a social network), and no other district gives the same host.
+ */
+async function outletDistrict(db: Db, outlet: string | null): Promise<Candidate | null> {
+  if (!outlet) return null;
+  const chain = hostChain(outlet).filter((h) => h.split(".").length >= 2 && !/^(k12\.)?[a-z]{2}\.us$/.test(h));
+  if (!chain.length) return null;
+  const rows = await db.query<Candidate & { host: string; root: boolean }>(
+    `SELECT ${COLUMNS}, host, root FROM (
+       SELECT ${COLUMNS},
+              lower(regexp_replace(website_url, '^([a-z]+://)?(www\\.)?([^/:?#]+).*$', '\\3', 'i')) AS host,
+              website_url ~* '^([a-z]+://)?[^/]+/?$' AS root
+         FROM districts WHERE website_url IS NOT NULL) d
+      WHERE host = ANY($1)`,
+    [chain],
+  );
+  // The most specific host that names exactly one district, and that district's site is the host's root.
+  for (const host of chain) {
+    const mine = rows.filter((r) => r.host === host);
+    if (mine.length === 1 && mine[0].root && DISTRICT_TYPES.includes(mine[0].district_type_code ?? "")) return mine[0];
+    if (mine.length) return null;
+  }
+  return null;
+}
+
+/** City names written as places: "in San Jose", "in Memphis" (at most three capitalised words). */
+const IN_CITY = /\bin ((?:[A-Z][a-z]+(?:[ -](?=[A-Z]))?){1,3})\b/g;
+/** An AP dateline without a state (the big cities AP writes alone): "HOUSTON (AP) —" at a paragraph's start. */
+const CITY_DATELINE = /(?:^|\n)\s*([A-Z][A-Z .'-]{2,}[A-Z])\s*(?:\([^)]*\)\s*)?[—–-]\s/g;
+
+export interface InferredStates {
+  states: string[];
+  why: string;
+}
+
+/**
+ * The state(s) of an article that names none, from (in order): the outlet's domain under a state's .us domain
+ * ("bayfield.k12.co.us"); the outlet being a district's own website; a dateline city or a city written "in <City>"
+ * that is the city of districts in one state only; the outlet's leading label being such a city or a state's name
+ * ("italy.neotrib.com", "texas.example.com"). Empty when nothing says.
+ */
+export async function inferStates(db: Db, doc: string, outlet: string | null, site: Candidate | null): Promise<InferredStates> {
+  const out = new Map<string, string>();
+  const usDomain = outlet && /\.([a-z]{2})\.us$/.exec(outlet);
+  if (usDomain && STATES[usDomain[1].toUpperCase()]) out.set(usDomain[1].toUpperCase(), `its outlet's domain ends in .${usDomain[1]}.us`);
+  if (site) out.set(site.state, `its outlet is the website of ${site.name} (${site.state})`);
+  if (!out.size) {
+    const cities = new Map<string, string>();
+    for (const m of doc.matchAll(CITY_DATELINE)) cities.set(m[1].toLowerCase(), `the dateline ${m[1]}`);
+    for (const m of doc.matchAll(IN_CITY)) cities.set(m[1].toLowerCase(), `"in ${m[1]}"`);
+    const label = outlet?.replace(/^www\./, "").split(".")[0] ?? "";
+    if (outlet && outlet.split(".").length >= 3 && label.length >= 4) {
+      const state = Object.entries(STATES).find(([, v]) => v.name.toLowerCase().replace(/ /g, "") === label);
+      if (state) out.set(state[0], `its outlet's domain starts with ${label}`);
+      else cities.set(label, `its outlet's domain starts with ${label}`);
+    }
+    const names = [...cities.keys()].filter((c) => !findStates(c.replace(/\b\w/g, (x) => x.toUpperCase())).length);
+    if (names.length && !out.size) {
+      const rows = await db.query<{ city: string; states: string[] }>(
+        `SELECT lower(replace(physical_city, ' ', '')) AS city, array_agg(DISTINCT state) AS states FROM districts
+          WHERE lower(replace(physical_city, ' ', '')) = ANY($1) AND district_type_code = ANY($2) GROUP BY 1`,
+        [names.map((n) => n.replace(/ /g, "")), DISTRICT_TYPES],
+      );
+      for (const r of rows)
+        if (r.states.length === 1) {
+          const name = names.find((n) => n.replace(/ /g, "") === r.city) ?? r.city;
+          out.set(r.states[0], `${cities.get(name)} is a city of districts in ${r.states[0]} only`);
+        }
+    }
+  }
+  return { states: [...out.keys()], why: [...out.values()].join("; ") };
+}
+
+// ------------------------------------------------------------------------------------------------ resolution
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** The districts (and schools) an article is about. */
 export async function resolveEntities(db: Db, input: ResolveInput): Promise<Resolution> {
   if (input.origin_district_id) {
@@ -332,42 +444,72 @@ export async function resolveEntities(db: Db, input: ResolveInput): Promise<Reso
   }
   const doc = input.doc;
   const stateMentions = findStates(doc);
-  const states = new Set(stateMentions.map((s) => s.state));
-  if (FOREIGN.test(doc) && !states.size)
+  const named = new Set(stateMentions.map((s) => s.state));
+  if (FOREIGN.test(doc) && !named.size)
     return { status: "unresolved", districts: [], reason: "the article is about schools outside the United States", confidence: 0.9 };
   const mentions = findMentions(doc);
   const outlet = hostOf(input.domain) ?? hostOf(input.url);
+  const site = await outletDistrict(db, outlet);
+  const inferred = named.size ? { states: [], why: "" } : await inferStates(db, doc, outlet, site);
   const lowerDoc = doc.toLowerCase();
+  // The text without the mentions themselves: a district's city counts as context only when named elsewhere
+  // ("Hays CISD" does not name the city of Hays, Kansas).
+  let masked = lowerDoc;
+  for (const m of mentions)
+    if (m.kind !== "numbered" && m.kind !== "alias")
+      masked = masked.replace(new RegExp(escapeRe(m.text.toLowerCase()), "g"), (x) => " ".repeat(x.length));
+  const sentenceOf = (index: number) => {
+    const s = sentences(doc).find((x) => index >= x.start && index < x.end);
+    return s ? findStates(s.text).map((x) => x.state) : [];
+  };
   const resolved = new Map<string, Resolution["districts"][number]>();
   let ambiguous: string | null = null;
 
-  for (const mention of mentions) {
-    let candidates: Candidate[];
-    let scored: Scored[] = [];
+  type Outcome = "resolved" | "ambiguous" | "none";
+  const resolveMention = async (mention: Mention, states: Set<string>, stateWhy: string | null): Promise<Outcome> => {
+    let scored: Scored[];
+    let national = false;
     if (mention.kind === "alias") {
-      const aliases = DISTRICT_ALIASES.filter((a) => a.alias === mention.core && (!a.needsState || states.has(a.state)));
-      if (!aliases.length) continue;
-      candidates = await db.query<Candidate>(`SELECT ${COLUMNS} FROM districts WHERE fed_id = ANY($1)`, [aliases.map((a) => a.fedId)]);
-      scored = candidates.map((c) => ({ c, score: 1, why: [`"${mention.text}" is the documented alias of ${c.name}`] }));
+      const aliases = DISTRICT_ALIASES.filter((a) => a.alias === mention.core);
+      const candidates = await db.query<Candidate>(`SELECT ${COLUMNS} FROM districts WHERE fed_id = ANY($1)`, [
+        aliases.map((a) => a.fedId),
+      ]);
+      // An alias that needs its state also resolves when the text names the district's city ("SCS ... in Memphis").
+      const cityNamed = (c: Candidate) =>
+        !!c.physical_city && new RegExp(`\\b${escapeRe(c.physical_city.toLowerCase())}\\b`).test(lowerDoc);
+      scored = candidates
+        .filter((c) => aliases.some((a) => a.fedId === c.fed_id && (!a.needsState || states.has(a.state) || cityNamed(c))))
+        .map((c) => ({ c, score: 1, why: [`"${mention.text}" is the documented alias of ${c.name}`] }));
+      if (!scored.length) return "none";
     } else if (mention.kind === "numbered") {
-      if (!states.size) continue;
-      candidates = await db.query<Candidate>(
+      if (!states.size) return "none";
+      const candidates = await db.query<Candidate>(
         `SELECT ${COLUMNS} FROM districts WHERE state = ANY($1) AND district_type_code = ANY($2)
            AND (name ~ ('(^|\\D)0*' || $3 || '(\\D|$)') OR state_district_id ~ ('(^[A-Z]{2}-|\\D)(D|01)?0*' || $3 || '0?(\\D|$)'))`,
         [[...states], DISTRICT_TYPES, mention.numbers[0]],
       );
+      // The words just before the number ("Township High School District 211", "Maine School Administrative
+      // District 55") against the candidate's name with its abbreviations spelt out.
+      // Every place the number is written counts (a headline's bare "District 211" has no words before it).
+      const context = new Set(
+        [...doc.matchAll(new RegExp(escapeRe(mention.text), "g"))].flatMap((m) =>
+          doc
+            .slice(Math.max(0, m.index - 45), m.index + m[0].length)
+            .toLowerCase()
+            .split(/[^a-z]+/),
+        ),
+      );
       scored = candidates.map((c) => {
         const inName = nameKey(c.name).numbers.includes(mention.numbers[0]);
-        const kind = mention.suffix.toLowerCase().replace(/^m?sad$/, "sad");
+        const kind = mention.suffix.toLowerCase().replace(/^m?sad$/, "m?sad");
         const sameKind = new RegExp(`\\b${kind}\\b`, "i").test(c.name);
-        return {
-          c,
-          score: 0.7 + (inName ? 0.1 : 0) + (sameKind ? 0.1 : 0),
-          why: [`"${mention.text}" is the number of ${c.name} (${c.state})`],
-        };
+        const shared = [...spelledWords(c.name)].filter((w) => context.has(w));
+        const why = [`"${mention.text}" is the number of ${c.name} (${c.state})`];
+        if (shared.length) why.push(`the words before it say ${shared.join(", ")}`);
+        return { c, score: 0.7 + (inName ? 0.1 : 0) + (sameKind ? 0.1 : 0) + Math.min(0.2, 0.1 * shared.length), why };
       });
     } else if (mention.kind === "school") {
-      if (!states.size) continue;
+      if (!states.size) return "none";
       const rows = await db.query<Candidate & { school_id: string; school_name: string }>(
         `SELECT d.id, d.fed_id, d.name, d.state, d.physical_city, d.website_url, d.district_type_code, d.state_district_id,
                 s.id AS school_id, s.name AS school_name
@@ -377,50 +519,69 @@ export async function resolveEntities(db: Db, input: ResolveInput): Promise<Reso
       );
       scored = rows.map((r) => ({ c: r, score: 0.85, why: [`school "${r.school_name}" of ${r.name}`] }));
     } else {
-      if (!mention.core || mention.core.length < 3) continue;
-      // The name as written, then without its first words ("Lisa Noonan The Douglas County School District").
-      const words = mention.text.split(" ");
-      for (let drop = 0; drop < Math.min(3, words.length) && !scored.length; drop += 1) {
-        const variant: Mention = { ...mention, text: words.slice(drop).join(" "), core: nameKey(words.slice(drop).join(" ")).core };
-        if (!variant.core || variant.core.length < 3) break;
-        // Also by the core without County/City: the directory names many county districts by the county alone
-        // ("Douglas" for Douglas County School District, Nevada).
-        const loose = nameKey(variant.text).loose;
-        candidates = await db.query<Candidate>(
-          `SELECT ${COLUMNS} FROM districts
-            WHERE ($1 <% name OR ($4::text IS NOT NULL AND $4 <% name)) AND district_type_code = ANY($2)
-              AND ($3::text[] IS NULL OR state = ANY($3))
-            ORDER BY word_similarity($1, name) DESC, similarity($1, name) DESC LIMIT 300`,
-          [
-            variant.core,
-            DISTRICT_TYPES,
-            states.size ? [...states] : null,
-            loose && loose !== variant.core && loose.length >= 3 ? loose : null,
-          ],
-        );
-        scored = candidates.map((c) => scoreCandidate(variant, c)).filter((x): x is Scored => x !== null && x.score >= 0.6);
+      if (!mention.core || mention.core.length < 3) return "none";
+      const lookup = async (within: string[] | null) => {
+        // The name as written, then without its first words ("Lisa Noonan The Douglas County School District").
+        const words = mention.text.split(" ");
+        let found: Scored[] = [];
+        for (let drop = 0; drop < Math.min(3, words.length) && !found.length; drop += 1) {
+          const text = words.slice(drop).join(" ");
+          const variant: Mention = { ...mention, text, core: nameKey(text).core };
+          // Never a bare "County" or "City" left ("Forsyth County Schools" -> "County Schools").
+          if (!variant.core || variant.core.length < 3 || !nameKey(text).loose) break;
+          // Also by the core without County/City: the directory names many county districts by the county alone
+          // ("Douglas" for Douglas County School District, Nevada).
+          const loose = nameKey(text).loose;
+          const candidates = await db.query<Candidate>(
+            `SELECT ${COLUMNS} FROM districts
+              WHERE ($1 <% name OR ($4::text IS NOT NULL AND $4 <% name)) AND district_type_code = ANY($2)
+                AND ($3::text[] IS NULL OR state = ANY($3))
+              ORDER BY word_similarity($1, name) DESC, similarity($1, name) DESC LIMIT 300`,
+            [variant.core, DISTRICT_TYPES, within, loose && loose !== variant.core && loose.length >= 3 ? loose : null],
+          );
+          found = candidates.map((c) => scoreCandidate(variant, c)).filter((x): x is Scored => x !== null && x.score >= 0.6);
+        }
+        return found;
+      };
+      scored = await lookup(states.size ? [...states] : null);
+      // A district's full name ("Fort Worth ISD") in an article whose named states are other districts' (Maryland):
+      // looked up nationally, as in an article naming no state.
+      if (!scored.length && states.size && mention.kind === "suffixed") {
+        scored = await lookup(null);
+        national = true;
       }
     }
-    if (!scored.length) continue;
+    if (!scored.length) return "none";
     // Context.
+    const sentenceStates = named.size > 1 ? sentenceOf(mention.index) : [];
     for (const s of scored) {
       const city = s.c.physical_city?.toLowerCase();
-      if (city && city.length >= 4 && new RegExp(`\\b${city.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(lowerDoc)) {
+      if (city && city.length >= 4 && new RegExp(`\\b${escapeRe(city)}\\b`).test(masked)) {
         s.score += 0.15;
         s.why.push(`its city ${s.c.physical_city} is named`);
+      } else if (city && city.length >= 4 && new RegExp(`\\b${escapeRe(city)}\\b`).test(lowerDoc)) {
+        // Named only inside a district's name: a district named after its own city, weak evidence.
+        s.score += 0.05;
+        s.why.push(`named after its city ${s.c.physical_city}`);
       }
-      const site = hostOf(s.c.website_url);
-      if (site && outlet && (site === outlet || outlet.endsWith(`.${site}`))) {
+      const siteHost = hostOf(s.c.website_url);
+      if (siteHost && outlet && (siteHost === outlet || outlet.endsWith(`.${siteHost}`))) {
         s.score += 0.3;
-        s.why.push(`published on its website domain ${site}`);
+        s.why.push(`published on its website domain ${siteHost}`);
+      }
+      // Several states named ("Monroe County schools in Florida"): the one in the mention's own sentence.
+      if (sentenceStates.includes(s.c.state) && sentenceStates.length < named.size) {
+        s.score += 0.1;
+        s.why.push(`${s.c.state} is named in the same sentence`);
       }
       if (s.c.district_type_code === "1" || s.c.district_type_code === "2") s.score += 0.02;
     }
-    if (states.size) {
+    if (states.size && !national) {
       const inState = scored.filter((s) => states.has(s.c.state));
       const byDomain = scored.filter((s) => s.why.some((w) => w.startsWith("published on")));
       scored = inState.length ? inState : byDomain;
-      for (const s of scored) if (states.has(s.c.state)) s.why.push(`the article names ${s.c.state}`);
+      for (const s of scored)
+        if (states.has(s.c.state)) s.why.push(stateWhy ? `${s.c.state}: ${stateWhy}` : `the article names ${s.c.state}`);
     } else if (!(mention.kind === "suffixed" || mention.kind === "alias")) {
       // A bare name with a lower-case cue and no state: the outlet's own domain, or one exact name nationally
       // (a multi-word or long core, so "Lincoln" or "Washington" never qualify alone).
@@ -429,20 +590,20 @@ export async function resolveEntities(db: Db, input: ResolveInput): Promise<Reso
       scored = scored.filter((s) => s.why.some((w) => w.startsWith("published on")));
       if (!scored.length && exact.length === 1 && distinctive) scored = exact;
     }
-    if (!scored.length) continue;
+    if (!scored.length) return "none";
     // A candidate whose whole normalised name is the mention's beats the fuzzy ones, whatever their context.
     if (scored.some((s) => s.exact)) scored = scored.filter((s) => s.exact);
     scored.sort((a, b) => b.score - a.score);
     const [best, next] = scored;
-    if (next && best.score - next.score < MARGIN && next.c.id !== best.c.id) {
+    if (next && best.score - next.score < MARGIN - 1e-9 && next.c.id !== best.c.id) {
       ambiguous ??= `"${mention.text}" matches ${scored.length} districts (${scored
         .slice(0, 4)
         .map((s) => `${s.c.name}, ${s.c.state}`)
         .join("; ")}${scored.length > 4 ? "; ..." : ""}); none chosen`;
-      continue;
+      return "ambiguous";
     }
-    const noState = !states.size && !best.why.some((w) => w.startsWith("published on"));
-    const confidence = Math.round(Math.min(0.98, (noState ? 0.6 : 0.7) + best.score * 0.25) * 100) / 100;
+    const noState = (!states.size || national) && !best.why.some((w) => w.startsWith("published on"));
+    const confidence = Math.round(Math.min(0.98, (noState ? 0.6 : stateWhy ? 0.65 : 0.7) + best.score * 0.25) * 100) / 100;
     const prior = resolved.get(best.c.id);
     if (!prior || prior.confidence < confidence)
       resolved.set(best.c.id, {
@@ -454,7 +615,30 @@ export async function resolveEntities(db: Db, input: ResolveInput): Promise<Reso
         reason: best.why.join("; ") + (noState ? "; no state named, unique name nationally" : ""),
         school_id: (best.c as Candidate & { school_id?: string }).school_id,
       });
+    return "resolved";
+  };
+
+  const firstStates = named.size ? named : new Set(inferred.states);
+  const firstWhy = named.size ? null : inferred.why || null;
+  const pending: Mention[] = [];
+  for (const mention of mentions) if ((await resolveMention(mention, firstStates, firstWhy)) !== "resolved") pending.push(mention);
+  // No state anywhere, but the names that resolved nationally (full names, aliases) all lie in one state: the
+  // article's other mentions are read in that state ("San Ysidro School District ... Lakeside Union").
+  const found = new Set([...resolved.values()].map((d) => d.state));
+  if (!firstStates.size && found.size === 1 && pending.length) {
+    const [state] = found;
+    for (const mention of pending) await resolveMention(mention, new Set([state]), `the article's other districts are in ${state}`);
   }
+  // An article on a district's own website that names no district that resolves is about that district.
+  if (!resolved.size && site)
+    resolved.set(site.id, {
+      id: site.id,
+      fed_id: site.fed_id,
+      name: site.name,
+      state: site.state,
+      confidence: 0.9,
+      reason: `published on its website domain ${hostOf(site.website_url)}`,
+    });
   if (resolved.size) {
     const districts = [...resolved.values()];
     return {
