@@ -4,7 +4,8 @@
  * by the county alone, "CO", Colorado's "10Jt-R", Illinois' "HSD"), County vs City, an exact name before fuzzy ones;
  * mention forms (capitalised bodies, possessives, "City, State, district", slashes, past employers); the state when
  * the text names none (.us domains, a district's own website, cities, datelines, the outlet's label, the other
- * districts); context (the words before a number, an alias's city, the state in the mention's sentence).
+ * districts); context (the words before a number, an alias's city, the state in the mention's sentence); lists of
+ * names before a plural cue; a school named after its district's town.
  */
 import { analyzeText } from "../../src/features/research/news/analysis";
 import { findMentions, nameKey } from "../../src/features/research/news/analysis/resolve";
@@ -83,6 +84,10 @@ describe("entity resolution rules", () => {
     });
     await d({ fed_id: "4800010", name: "HAYS CISD", state: "TX", physical_city: "KYLE" });
     await d({ fed_id: "2007440", name: "Hays", state: "KS", physical_city: "Hays" });
+    await d({ fed_id: "2709720", name: "CROOKSTON PUBLIC SCHOOL DISTRICT", state: "MN", physical_city: "CROOKSTON" });
+    await d({ fed_id: "2711910", name: "FERTILE-BELTRAMI SCHOOL DISTRICT", state: "MN", physical_city: "FERTILE" });
+    await d({ fed_id: "2742160", name: "WAYZATA PUBLIC SCHOOL DISTRICT", state: "MN", physical_city: "PLYMOUTH" });
+    await d({ fed_id: "2929700", name: "STURGEON R-V", state: "MO", physical_city: "STURGEON" });
     await d({
       fed_id: "0699902",
       name: "Alta Lomas Elementary",
@@ -222,6 +227,22 @@ describe("entity resolution rules", () => {
     const r = await fed("Bond results", "Hays CISD in Texas approved $46 million. Kansas voters rejected two bonds.");
     expect(r.fed).toEqual(["4800010"]);
     expect(r.signal.entity_match_reason).toMatch(/TX is named in the same sentence/);
+  });
+
+  it('names joined before a plural cue are each a name ("with Crookston and Fertile-Beltrami districts")', async () => {
+    const r = await fed(
+      "Grant application",
+      "The Minnesota district is applying with Crookston and Fertile-Beltrami districts for $2 million.",
+    );
+    expect(r.fed.sort()).toEqual(["2709720", "2711910"]);
+  });
+
+  it("a school the schools table lacks, named after the town of the one district of that name, is that district's", async () => {
+    const r = await fed("Boy brings pistol to school", "A boy brought a pistol to Sturgeon Elementary-Middle School in Missouri.");
+    expect(r.fed).toEqual(["2929700"]);
+    expect(r.signal.entity_match_reason).toMatch(/named after STURGEON/);
+    // Wayzata Public School District sits in Plymouth: a school's name alone does not say it is the town's.
+    expect((await fed("Merit semifinalists", "Wayzata High School students in Minnesota were named.")).fed).toEqual([]);
   });
 
   it("a candidate matching the whole normalised name wins over a fuzzy one with more context", async () => {

@@ -143,6 +143,11 @@ const CITY_STATE_CUE = new RegExp(
   `((?:${CAP} +){0,2}${CAP}), ((?:[A-Z][a-z]+\\.?)(?: [A-Z][a-z]+\\.?)?),? +(school district|school board|school system|schools|district)\\b`,
   "g",
 );
+/** Names joined before a plural cue: "with Crookston and Fertile-Beltrami districts", "the Wayland, Weston and Sudbury school boards". */
+const LIST_CUE = new RegExp(
+  `((?:(?:${CAP} +){0,2}${CAP}, +)*(?:${CAP} +){0,2}${CAP}) +and +((?:${CAP} +){0,2}${CAP}) +(school districts|districts|school boards|school systems)\\b`,
+  "g",
+);
 /** Words before a name saying it is a past employer or a place, not the district the article is about. */
 const NOT_THE_SUBJECT = /\b(?:former|formerly(?: of| at| with)?|ex-)\s*$/i;
 const POSSESSIVE = /\b(?:its|their|his|her|our)\s+$/i;
@@ -152,6 +157,8 @@ const SCHOOL = new RegExp(
   `((?:${CAP} +){0,3}${CAP}) +((?:Senior |Junior )?High|Middle|Elementary(?:-Middle)?|Intermediate|Primary)\\s+School\\b`,
   "g",
 );
+/** The level words ending a school's name: "High School", "Elementary-Middle School". */
+const SCHOOL_LEVEL_TAIL = /\s+(?:(?:Senior |Junior )?High|Middle|Elementary(?:-Middle)?|Intermediate|Primary)\s+School$/;
 /** Words that start a sentence or a clause, not a name. */
 const LEAD =
   /^(The|A|An|In|At|For|By|Of|On|And|But|After|Before|When|While|With|Voters|Officials|Trustees|Members|Leaders|Parents|Students|Teachers|Nearby|Neighboring|Both|All|Each|Several|Two|Three|Many|Some|This|That|Its|Their|His|Her|Our|Local|Rural|Suburban|Urban|Area|Public|Former|Interim|Acting|Superintendent|Board|Several|Other|Every|Last|Next|State|Federal|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Says|Said|(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Eleven|Twelve|Twenty|Thirty|Forty|Fifty)(?:-[a-z]+)?)\s+/;
@@ -196,6 +203,18 @@ export function findMentions(doc: string): Mention[] {
     const key = nameKey(full);
     if (!key.core || key.core.split(" ").length > 4) continue;
     add({ text: full, index: m.index + offset, kind: "cue", core: key.core, numbers: key.numbers, suffix: m[2] });
+  }
+  for (const m of doc.matchAll(LIST_CUE)) {
+    let at = m.index;
+    for (const name of [...m[1].split(/, +/), m[2]]) {
+      const index = doc.indexOf(name, at);
+      at = index + name.length;
+      const { name: trimmed, offset } = trimLead(name);
+      if (excluded(index + offset, trimmed)) continue;
+      const key = nameKey(trimmed);
+      if (!key.core || key.core.split(" ").length > 4) continue;
+      add({ text: trimmed, index: index + offset, kind: "cue", core: key.core, numbers: key.numbers, suffix: m[3] });
+    }
   }
   for (const m of doc.matchAll(CITY_STATE_CUE)) {
     if (!findStates(`${m[1]}, ${m[2]},`).length) continue;
@@ -518,6 +537,23 @@ export async function resolveEntities(db: Db, input: ResolveInput): Promise<Reso
         [[...states], mention.text],
       );
       scored = rows.map((r) => ({ c: r, score: 0.85, why: [`school "${r.school_name}" of ${r.name}`] }));
+      if (!rows.length) {
+        // A school the schools table does not have, named after its town ("Sturgeon Elementary-Middle School"):
+        // the one district of the named states called by that town's name and sitting in that town.
+        const town = nameKey(mention.text.replace(SCHOOL_LEVEL_TAIL, "")).core;
+        const towns = town
+          ? await db.query<Candidate>(
+              `SELECT ${COLUMNS} FROM districts WHERE state = ANY($1) AND district_type_code = ANY($2)
+                 AND lower(physical_city) = $3 AND $3 <% name`,
+              [[...states], DISTRICT_TYPES, town],
+            )
+          : [];
+        const named = towns.filter((c) => nameKey(c.name).core === town);
+        if (named.length === 1)
+          scored = [
+            { c: named[0], score: 0.8, why: [`"${mention.text}" is named after ${named[0].physical_city}, the town of ${named[0].name}`] },
+          ];
+      }
     } else {
       if (!mention.core || mention.core.length < 3) return "none";
       const lookup = async (within: string[] | null) => {
