@@ -2,8 +2,8 @@
  * The news ingest over a generated feed of local pages (issue 22: >= 20 articles/s for a 1,000-item feed on
  * PostgreSQL). Usage:
  *   node scripts/run-ts.js bench/news-ingest.ts [--items 1000] [--concurrency N] [--no-analysis]
- * with BENCH_DATABASE_URL=postgres://... (that database is migrated; the bench's rows are deleted afterwards),
- * else an embedded database in memory.
+ * with BENCH_DATABASE_URL=postgres://... (that server: a fresh database `edm_news_ingest_bench` there, smoke
+ * `edm_news_ingest_bench_smoke`, dropped and created anew each run), else an embedded database in memory.
  *
  * A server in this process serves /feed.xml (RSS 2.0, `--items` items with dates and descriptions) and one
  * article page per item (about 6 KB: navigation, share and related blocks, a cookie banner, a footer, and six
@@ -19,14 +19,15 @@ import { loadEnv } from "../src/config/env";
 import { createDb } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
 import { ingestFeedSource } from "../src/features/research/news/ingest/ingest";
-import { log, round } from "./harness";
+import { Client } from "pg";
+import { log, round, SMOKE } from "./harness";
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 
-const ITEMS = Number(arg("items") ?? 1000);
+const ITEMS = Number(arg("items") ?? (SMOKE ? 30 : 1000));
 const CONCURRENCY = arg("concurrency") ? Number(arg("concurrency")) : undefined;
 const ANALYSIS = !process.argv.includes("--no-analysis");
 
@@ -98,7 +99,8 @@ async function main(): Promise<void> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   feedBody = feed(origin);
 
-  const url = process.env.BENCH_DATABASE_URL;
+  // BENCH_DATABASE_URL names the server (as for every bench): the run gets a fresh database of its own there.
+  const url = process.env.BENCH_DATABASE_URL ? await freshDatabase(process.env.BENCH_DATABASE_URL) : undefined;
   const env = loadEnv({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "silent", DATABASE_URL: url });
   const db = await createDb(url ? { databaseUrl: url } : { dataDir: "memory://" });
   try {
@@ -137,6 +139,22 @@ async function main(): Promise<void> {
     await db.close();
     server.close();
   }
+}
+
+/** A new, empty database on the server `serverUrl` names, for this run alone. */
+async function freshDatabase(serverUrl: string): Promise<string> {
+  const name = SMOKE ? "edm_news_ingest_bench_smoke" : "edm_news_ingest_bench";
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 main().catch((error) => {

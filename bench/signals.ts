@@ -4,8 +4,8 @@
  * accuracy and buying intent within one step, for the tuning part (n001-n120), the held-out part (n121+) and all.
  *
  * The catalogue is the real one: the NCES LEA directory and the school files loaded by the real ingestors into
- * a database of its own (`edm_signals_bench` on DATABASE_URL's server, reused while its district count is
- * right), or BENCH_DATABASE_URL when it already holds them. The set is served as an RSS feed plus one HTML page
+ * a database of its own (`edm_signals_bench` on the server BENCH_DATABASE_URL, else DATABASE_URL, names; reused
+ * while its district count is right). The set is served as an RSS feed plus one HTML page
  * per item from a local HTTP server; when the CLI has `ingest news-feed` the feed is ingested through it and the
  * signals read back from the signals table (path "cli"); otherwise (or with --direct) each page's item goes
  * through analyzeText (path "direct").
@@ -39,7 +39,8 @@ const args = process.argv.slice(2);
 const limitAt = args.indexOf("--limit");
 const LIMIT = limitAt >= 0 ? Number(args[limitAt + 1]) : Infinity;
 const VERBOSE = args.includes("--verbose");
-const SERVER = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+// The server (as for every bench): the catalogue lives in a database of its own there, edm_signals_bench.
+const SERVER = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const INTENTS = ["none", "low", "medium", "high"];
 
 function loadItems(): Item[] {
@@ -53,7 +54,6 @@ function loadItems(): Item[] {
 }
 
 async function catalogue(): Promise<Db> {
-  if (process.env.BENCH_DATABASE_URL) return createDb({ databaseUrl: process.env.BENCH_DATABASE_URL });
   const url = new URL(SERVER);
   url.pathname = "/edm_signals_bench";
   const admin = new Client({ connectionString: SERVER });
@@ -130,7 +130,7 @@ function cliAvailable(): boolean {
 }
 
 async function throughCli(db: Db, items: Item[], base: string): Promise<Outcome[]> {
-  const url = process.env.BENCH_DATABASE_URL ?? new URL("/edm_signals_bench", SERVER).toString();
+  const url = new URL("/edm_signals_bench", SERVER).toString();
   await db.exec("DELETE FROM signals; DELETE FROM articles");
   execFileSync("node", [path.join(packageRoot, "bin/edmarket.js"), "ingest", "news-feed", `${base}/feed.xml`], {
     env: { ...process.env, DATABASE_URL: url, EXTRACTION_ALLOW_PRIVATE_HOSTS: "true", EXTRACTION_HOST_DELAY_MS: "0", LOG_LEVEL: "silent" },

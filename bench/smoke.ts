@@ -22,6 +22,9 @@ export const SMOKE_RUNS: Record<string, string[]> = {
   "bench:unlock": [],
   "bench:extract": [],
   "bench:fairness": [],
+  "bench:signals": ["--limit", "10"],
+  "bench:news-ingest": [],
+  "bench:signals-api": [],
 };
 
 /** The bench scripts of package.json (bench:smoke, this runner, aside). */
