@@ -62,6 +62,9 @@ describe("entity resolution rules", () => {
     });
     await d({ fed_id: "0627810", name: "Oak Grove Elementary", state: "CA", physical_city: "San Jose" });
     await d({ fed_id: "2923340", name: "OAK GROVE R-VI", state: "MO", physical_city: "OAK GROVE" });
+    await d({ fed_id: "4899903", name: "OAK GROVE ISD", state: "TX", physical_city: "OAK GROVE" });
+    await d({ fed_id: "4899904", name: "MAY ISD", state: "TX", physical_city: "MAY" });
+    await d({ fed_id: "4899905", name: "SPRING ISD", state: "TX", physical_city: "SPRING" });
     await d({ fed_id: "4824450", name: "ITALY ISD", state: "TX", physical_city: "ITALY" });
     await d({ fed_id: "3699901", name: "Italy Valley Central", state: "NY", physical_city: "Naples" });
     await d({ fed_id: "0631530", name: "Poway Unified", state: "CA", physical_city: "San Diego" });
@@ -182,8 +185,10 @@ describe("entity resolution rules", () => {
     expect((await fed("Schools to close", text)).fed).toEqual([]);
     expect((await fed("Schools to close", `${text.slice(0, -1)} in San Jose.`)).fed).toEqual(["0627810"]);
     expect((await fed("Schools to close", `SAN JOSE (AP) — ${text}`)).fed).toEqual(["0627810"]);
-    // A city several states have decides nothing.
+    // A city several states have decides nothing, nor a month or season that is also a city (May and Spring, Texas).
     expect((await fed("Schools to close", `${text.slice(0, -1)} in Springfield.`)).fed).toEqual([]);
+    expect((await fed("Schools to close", `${text.slice(0, -1)} in May.`)).fed).toEqual([]);
+    expect((await fed("Schools to close", `${text.slice(0, -1)} in Spring.`)).fed).toEqual([]);
     expect((await fed("Band advances to Area", "The Italy school board honoured the band.")).fed).toEqual([]);
     expect((await fed("Band advances to Area", "The Italy school board honoured the band.", "italy.neotrib.com")).fed).toEqual(["4824450"]);
   });

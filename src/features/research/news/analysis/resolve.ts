@@ -396,7 +396,10 @@ async function outletDistrict(db: Db, outlet: string | null): Promise<Candidate 
 }
 
 /** City names written as places: "in San Jose", "in Memphis" (at most three capitalised words). */
-const IN_CITY = /\bin ((?:[A-Z][a-z]+(?:[ -](?=[A-Z]))?){1,3})\b/g;
+const IN_CITY = /\bin ([A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2})\b/g;
+/** Capitalised words after "in" that are times, seasons or bodies, never the city meant ("in May", "in Congress"). */
+const NOT_A_CITY =
+  /^(january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|congress|court|english|spanish|math|science|reading|history|person|kindergarten|grade|title|the)$/;
 /** An AP dateline without a state (the big cities AP writes alone): "HOUSTON (AP) —" at a paragraph's start. */
 const CITY_DATELINE = /(?:^|\n)\s*([A-Z][A-Z .'-]{2,}[A-Z])\s*(?:\([^)]*\)\s*)?[—–-]\s/g;
 
@@ -426,7 +429,9 @@ export async function inferStates(db: Db, doc: string, outlet: string | null, si
       if (state) out.set(state[0], `its outlet's domain starts with ${label}`);
       else cities.set(label, `its outlet's domain starts with ${label}`);
     }
-    const names = [...cities.keys()].filter((c) => !findStates(c.replace(/\b\w/g, (x) => x.toUpperCase())).length);
+    const names = [...cities.keys()].filter(
+      (c) => c.length >= 4 && !NOT_A_CITY.test(c) && !findStates(c.replace(/\b\w/g, (x) => x.toUpperCase())).length,
+    );
     if (names.length && !out.size) {
       const rows = await db.query<{ city: string; states: string[] }>(
         `SELECT lower(replace(physical_city, ' ', '')) AS city, array_agg(DISTINCT state) AS states FROM districts
