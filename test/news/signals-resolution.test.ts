@@ -178,6 +178,16 @@ describe("entity resolution rules", () => {
     expect(band.signal.entity_match_reason).toMatch(/website domain fusdaz\.com/);
     // A district whose "website" is a page on a shared host (a social network) does not own that host.
     expect((await fed("Lakeview band takes first", "The band placed first.", "www.facebook.com")).fed).toEqual([]);
+    // The host index follows the directory: a district added afterwards is found.
+    expect((await fed("Band takes first", "The band placed first.", "www.newdistrict.example.org")).fed).toEqual([]);
+    await insertDistrict(db, {
+      district_type_code: "1",
+      fed_id: "0899901",
+      name: "New District",
+      state: "CO",
+      website_url: "https://newdistrict.example.org",
+    });
+    expect((await fed("Band takes first", "The band placed first.", "www.newdistrict.example.org")).fed).toEqual(["0899901"]);
   });
 
   it('the state from a city written "in <City>", from a dateline city, or from the outlet\'s leading label, when one state has it', async () => {

@@ -368,6 +368,34 @@ function hostChain(host: string): string[] {
   return out;
 }
 
+interface SiteIndex {
+  stamp: string;
+  at: number;
+  /** Districts by their website's host (without www); root: the website is a site's root, not a page on it. */
+  byHost: Map<string, (Candidate & { root: boolean })[]>;
+}
+const siteIndexes = new WeakMap<Db, SiteIndex>();
+/** The host index is rebuilt when a district is added or updated (max last_updated_at) and at least this often. */
+const SITE_INDEX_MS = 10 * 60_000;
+
+/** Districts by website host, read once per database and kept while the directory is unchanged (one indexed max). */
+async function siteIndex(db: Db): Promise<SiteIndex> {
+  const [{ t }] = await db.query<{ t: Date | string | null }>("SELECT max(last_updated_at) AS t FROM districts");
+  const stamp = t ? new Date(t).toISOString() : "";
+  const cached = siteIndexes.get(db);
+  if (cached && cached.stamp === stamp && Date.now() - cached.at < SITE_INDEX_MS) return cached;
+  const byHost: SiteIndex["byHost"] = new Map();
+  for (const c of await db.query<Candidate>(`SELECT ${COLUMNS} FROM districts WHERE website_url IS NOT NULL`)) {
+    const host = hostOf(c.website_url);
+    if (!host) continue;
+    const root = /^([a-z]+:\/\/)?[^/?#]+\/?$/i.test(c.website_url?.trim() ?? "");
+    byHost.set(host, [...(byHost.get(host) ?? []), { ...c, root }]);
+  }
+  const index = { stamp, at: Date.now(), byHost };
+  siteIndexes.set(db, index);
+  return index;
+}
+
 /**
  * The district whose own website the outlet is: its website's host (without www) equals the outlet's host or a
  * parent of it ("fhs.fusdaz.com" -> fusdaz.com), the website is a site's root (not a page on a shared host such as
@@ -377,18 +405,10 @@ async function outletDistrict(db: Db, outlet: string | null): Promise<Candidate 
   if (!outlet) return null;
   const chain = hostChain(outlet).filter((h) => h.split(".").length >= 2 && !/^(k12\.)?[a-z]{2}\.us$/.test(h));
   if (!chain.length) return null;
-  const rows = await db.query<Candidate & { host: string; root: boolean }>(
-    `SELECT ${COLUMNS}, host, root FROM (
-       SELECT ${COLUMNS},
-              lower(regexp_replace(website_url, '^([a-z]+://)?(www\\.)?([^/:?#]+).*$', '\\3', 'i')) AS host,
-              website_url ~* '^([a-z]+://)?[^/]+/?$' AS root
-         FROM districts WHERE website_url IS NOT NULL) d
-      WHERE host = ANY($1)`,
-    [chain],
-  );
+  const { byHost } = await siteIndex(db);
   // The most specific host that names exactly one district, and that district's site is the host's root.
   for (const host of chain) {
-    const mine = rows.filter((r) => r.host === host);
+    const mine = byHost.get(host) ?? [];
     if (mine.length === 1 && mine[0].root && DISTRICT_TYPES.includes(mine[0].district_type_code ?? "")) return mine[0];
     if (mine.length) return null;
   }
