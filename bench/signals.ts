@@ -13,7 +13,8 @@
  *   node scripts/run-ts.js bench/signals.ts [--limit N] [--direct] [--verbose]
  */
 import "reflect-metadata";
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -132,9 +133,9 @@ function cliAvailable(): boolean {
 async function throughCli(db: Db, items: Item[], base: string): Promise<Outcome[]> {
   const url = new URL("/edm_signals_bench", SERVER).toString();
   await db.exec("DELETE FROM signals; DELETE FROM articles");
-  execFileSync("node", [path.join(packageRoot, "bin/edmarket.js"), "ingest", "news-feed", `${base}/feed.xml`], {
+  // Asynchronous: the feed and its pages are served by this process, which must keep answering meanwhile.
+  await promisify(execFile)("node", [path.join(packageRoot, "bin/edmarket.js"), "ingest", "news-feed", `${base}/feed.xml`], {
     env: { ...process.env, DATABASE_URL: url, EXTRACTION_ALLOW_PRIVATE_HOSTS: "true", EXTRACTION_HOST_DELAY_MS: "0", LOG_LEVEL: "silent" },
-    stdio: ["ignore", "pipe", "pipe"],
     maxBuffer: 64 << 20,
   });
   const rows = await db.query<{
@@ -237,7 +238,8 @@ async function main() {
     let outcomes: Outcome[] | null = null;
     if (viaCli)
       outcomes = await throughCli(db, items, site.base).catch((error: Error) => {
-        log(`the CLI path failed (${error.message.split("\n")[0]}); analysing directly`);
+        const stderr = String((error as Error & { stderr?: Buffer }).stderr ?? "").slice(-2000);
+        log(`the CLI path failed (${error.message.split("\n")[0]}); analysing directly\n${stderr}`);
         return null;
       });
     if (!outcomes) {
