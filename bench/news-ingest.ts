@@ -1,7 +1,7 @@
 /**
  * The news ingest over a generated feed of local pages (issue 22: >= 20 articles/s for a 1,000-item feed on
  * PostgreSQL). Usage:
- *   node scripts/run-ts.js bench/news-ingest.ts [--items 1000] [--concurrency N] [--no-analysis]
+ *   node scripts/run-ts.js bench/news-ingest.ts [--items 1000] [--concurrency N] [--no-analysis] [--no-catalogue]
  * with BENCH_DATABASE_URL=postgres://... (that server: a fresh database `edm_news_ingest_bench` there, smoke
  * `edm_news_ingest_bench_smoke`, dropped and created anew each run), else an embedded database in memory.
  *
@@ -14,10 +14,13 @@
  */
 import "reflect-metadata";
 import http from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { loadEnv } from "../src/config/env";
 import { createDb } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
+import { packageRoot } from "../src/db/package-root";
+import { INGEST_SOURCES, runIngest } from "../src/ingest";
 import { ingestFeedSource } from "../src/features/research/news/ingest/ingest";
 import { Client } from "pg";
 import { log, round, SMOKE } from "./harness";
@@ -30,6 +33,8 @@ const arg = (name: string): string | undefined => {
 const ITEMS = Number(arg("items") ?? (SMOKE ? 30 : 1000));
 const CONCURRENCY = arg("concurrency") ? Number(arg("concurrency")) : undefined;
 const ANALYSIS = !process.argv.includes("--no-analysis");
+// Entity resolution searches the real district directory (19,000 names), as in service; a smoke run skips it.
+const CATALOGUE = !SMOKE && !process.argv.includes("--no-catalogue");
 
 const DISTRICTS = [
   "Lakeview Unified School District",
@@ -105,8 +110,9 @@ async function main(): Promise<void> {
   const db = await createDb(url ? { databaseUrl: url } : { dataDir: "memory://" });
   try {
     await migrate(db);
+    if (CATALOGUE) for (const file of INGEST_SOURCES["nces-lea"].files) await runIngest(db, "nces-lea", path.join(packageRoot, file));
     log(
-      `${ITEMS} items on ${url ? "PostgreSQL" : "embedded"}; concurrency ${CONCURRENCY ?? env.NEWS_FETCH_CONCURRENCY}; analysis ${ANALYSIS ? "analyzeArticle" : "off"}`,
+      `${ITEMS} items on ${url ? "PostgreSQL" : "embedded"}; concurrency ${CONCURRENCY ?? env.NEWS_FETCH_CONCURRENCY}; analysis ${ANALYSIS ? "analyzeArticle" : "off"}; catalogue ${CATALOGUE ? "the NCES LEA directory" : "empty"}`,
     );
     const started = process.hrtime.bigint();
     const summary = await ingestFeedSource(db, env, `${origin}/feed.xml`, {
@@ -117,6 +123,7 @@ async function main(): Promise<void> {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const result = {
       database: url ? "postgres" : "embedded",
+      catalogue: CATALOGUE,
       items: summary.items,
       new: summary.new,
       failed: summary.failed,
