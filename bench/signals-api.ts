@@ -28,6 +28,7 @@ import { migrate } from "../src/db/migrate";
 import { createApiKey } from "../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../src/features/account/organizations/organization.service";
 import { createHttpServer } from "../src/http-server";
+import { SIGNAL_TYPES } from "../src/features/research/news/analysis/types";
 import { log, round, SMOKE } from "./harness";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -50,21 +51,7 @@ const STATES =
   "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY".split(
     " ",
   );
-const TYPES = [
-  "chronic_absenteeism",
-  "staffing_shortage",
-  "budget_deficit",
-  "budget_surplus",
-  "technology_initiative",
-  "curriculum_adoption",
-  "facility_bond",
-  "safety_incident",
-  "leadership_change",
-  "enrollment_change",
-  "grant_award",
-  "rfp_released",
-  "noise",
-];
+const TYPES = SIGNAL_TYPES;
 const TOPICS = [
   "bond referendum",
   "teacher vacancies",

@@ -57,25 +57,10 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const SIGNAL_TYPES = [
-  "chronic_absenteeism",
-  "staffing_shortage",
-  "budget_deficit",
-  "budget_surplus",
-  "technology_initiative",
-  "curriculum_adoption",
-  "facility_bond",
-  "safety_incident",
-  "leadership_change",
-  "enrollment_change",
-  "grant_award",
-  "rfp_released",
-  "noise",
-] as const;
-export type SignalType = (typeof SIGNAL_TYPES)[number];
+// The signal types and buying intents of the news feature (contract section 9), one list for the demo and the service.
+import { BUYING_INTENTS, SIGNAL_TYPES, type BuyingIntent, type SignalType } from "../../features/research/news/analysis/types";
 
-export const BUYING_INTENTS = ["none", "low", "medium", "high"] as const;
-export type BuyingIntent = (typeof BUYING_INTENTS)[number];
+export { BUYING_INTENTS, SIGNAL_TYPES, type BuyingIntent, type SignalType };
 
 export const ENRICHMENT_STATUSES = ["pending", "processing", "completed", "error"] as const;
 export const EMAIL_STATUSES = ["pending", "sent", "failed"] as const;

@@ -13,6 +13,7 @@ import { sql } from "../../../db/sql-template";
 import { BadRequestError, echo } from "../../../graphql/errors";
 import { anyOfFilter, defineList, enumsOf, filter, Instant, Text, Texts, Uuids } from "../../kits/common/define-list";
 import { checkList, checkState, containsPattern } from "../../kits/common/list-kit";
+import { BUYING_INTENTS, SIGNAL_TYPES, type BuyingIntent, type SignalType } from "./analysis/types";
 
 export const FEED_MAX_LIMIT = 200;
 export const FEED_DEFAULT_LIMIT = 50;
@@ -21,29 +22,16 @@ export const FEED_COUNT_CAP = 10_000;
 export const QUERY_MIN_LENGTH = 2;
 export const QUERY_MAX_LENGTH = 500;
 
+/** An enum object of GraphQL (`{ value: value }`) over a list of values. */
+const enumOf = <V extends string>(values: readonly V[]): { [K in V]: K } =>
+  Object.fromEntries(values.map((value) => [value, value])) as { [K in V]: K };
+
 /** Signal types a feed filter may name (contract section 9): every type but `noise`, which the feed never lists. */
-export enum FeedSignalType {
-  chronic_absenteeism = "chronic_absenteeism",
-  staffing_shortage = "staffing_shortage",
-  budget_deficit = "budget_deficit",
-  budget_surplus = "budget_surplus",
-  technology_initiative = "technology_initiative",
-  curriculum_adoption = "curriculum_adoption",
-  facility_bond = "facility_bond",
-  safety_incident = "safety_incident",
-  leadership_change = "leadership_change",
-  enrollment_change = "enrollment_change",
-  grant_award = "grant_award",
-  rfp_released = "rfp_released",
-}
+export const FeedSignalType = enumOf(SIGNAL_TYPES.filter((type): type is Exclude<SignalType, "noise"> => type !== "noise"));
 registerEnumType(FeedSignalType, { name: "FeedSignalType" });
 
 /** Buying intents a feed filter may name (the spec: low, medium, high). */
-export enum FeedBuyingIntent {
-  low = "low",
-  medium = "medium",
-  high = "high",
-}
+export const FeedBuyingIntent = enumOf(BUYING_INTENTS.filter((intent): intent is Exclude<BuyingIntent, "none"> => intent !== "none"));
 registerEnumType(FeedBuyingIntent, { name: "FeedBuyingIntent" });
 
 /** A `query` value: trimmed, 2 to 500 characters (400 naming `query` otherwise). */
