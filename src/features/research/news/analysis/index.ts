@@ -93,8 +93,8 @@ export function eventTypeOf(signal: Pick<AnalyzedSignal, "signal_type" | "eviden
 
 /**
  * Analyses the stored article: derives its signals, resolves their entities, replaces the article's earlier
- * signals and the timeline events they wrote, writes one event per resolved non-noise signal, sets analyzed_at;
- * one transaction.
+ * signals and the timeline events they wrote, writes one event per resolved non-noise signal (none for a page of a
+ * district's own site found by its extraction), sets analyzed_at; one transaction.
  */
 export async function analyzeArticle(db: Db, articleId: string, options?: AnalyzeOptions): Promise<{ signals: number }> {
   const article = await db.prisma.article.findUnique({ where: { id: articleId } });
@@ -139,7 +139,10 @@ export async function analyzeArticle(db: Db, articleId: string, options?: Analyz
           data_source: dataSource,
         })),
       });
-    const events = signals
+    // A district's own page found by its extraction (origin `extraction`) already has the extraction's timeline events,
+    // gated by type where they restate intelligence (issue 20 point 2): a second, public event of the same page would
+    // restate them ungated ("Voters approve bond; district wins literacy grant"). Its signals stay in the paid feed.
+    const events = (article.origin === "extraction" ? [] : signals)
       .filter((s) => s.entity_resolution_status === "resolved" && (s.school_id ?? s.district_id))
       .map((s) => ({ s, type: eventTypeOf(s) }))
       .filter((e): e is { s: AnalyzedSignal; type: string } => e.type !== null);
