@@ -44,6 +44,9 @@ pg("unlocks across two API processes and a worker on one PostgreSQL database", (
       LOG_LEVEL: "info",
       WORKER_POLL_SECONDS: "0.5",
       JOB_RETRY_DELAY_SECONDS: "0",
+      // 200 unlocks of one organization queue on its credit row; on a loaded CI machine the last ones waited past the
+      // 15 s request deadline (400 query_timeout is the likely cause). This test is about the ledger under contention; test/http/request-deadline proves the deadline.
+      REQUEST_TIMEOUT_MS: "120000",
     };
     const child = spawn("node", [...CLI, "serve", "--role", role], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
@@ -87,7 +90,9 @@ pg("unlocks across two API processes and a worker on one PostgreSQL database", (
     const results = await Promise.all(order.map((t, i) => post(t.id, i)));
 
     const sameResults = results.filter((r) => r.id === same);
-    expect(sameResults.map((r) => r.status)).toEqual(Array(100).fill(200));
+    // Any refusal shows with its body (status and error), not as a bare count.
+    expect(sameResults.filter((r) => r.status !== 200)).toEqual([]);
+    expect(sameResults).toHaveLength(100);
     expect(sameResults.filter((r) => r.body.outcome === "unlocked")).toHaveLength(1);
     expect(sameResults.filter((r) => r.body.outcome === "idempotent")).toHaveLength(99);
     const instantSet = new Set(instant);
