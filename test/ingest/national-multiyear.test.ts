@@ -60,6 +60,28 @@ async function refused(source: string, file: string, pattern: RegExp): Promise<v
 }
 
 describe("nces-elsi-lea", () => {
+  it("the fingerprint changes on any committed write: an update to the same value, a delete and a re-insert", async () => {
+    const before = await fingerprint(db);
+    await db.query(`UPDATE districts SET name = name WHERE fed_id = '0100005'`);
+    const updated = await fingerprint(db);
+    expect(updated.districts).not.toEqual(before.districts);
+    expect({ ...updated, districts: before.districts }).toEqual(before);
+    const [row] = await db.query<Record<string, unknown>>(
+      `DELETE FROM district_annual_stats WHERE id = (SELECT id FROM district_annual_stats ORDER BY id LIMIT 1) RETURNING *`,
+    );
+    expect((await fingerprint(db)).district_annual_stats.n).toBe(before.district_annual_stats.n - 1);
+    const columns = Object.keys(row!)
+      .map((c) => `"${c}"`)
+      .join(", ");
+    await db.query(
+      `INSERT INTO district_annual_stats (${columns}) SELECT ${columns} FROM jsonb_populate_record(NULL::district_annual_stats, $1::jsonb)`,
+      [JSON.stringify(row)],
+    );
+    const back = await fingerprint(db);
+    expect(back.district_annual_stats.n).toBe(before.district_annual_stats.n);
+    expect(back.district_annual_stats.h).not.toBe(before.district_annual_stats.h);
+  });
+
   it("refuses malformed copies (renamed header, truncated row, data after the footnotes, no year) and writes nothing", async () => {
     const before = await fingerprint(db);
     const a = ELSI("2019_2020");
