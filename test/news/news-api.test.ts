@@ -215,6 +215,38 @@ describe("the signals feed read API", () => {
     expect(await q(`signal_type=leadership_change&state=IA`)).toEqual([a.mixed]);
   });
 
+  it("query follows the article's title and signals as they change (articles.search_text, kept by triggers)", async () => {
+    const q = async (query: string) => ids((await t.get(`/api/v1/signals?query=${encodeURIComponent(query)}`).expect(200)).body);
+    const id = await insertArticle(t, { title: "Board weighs a calendar", published_at: TIE, ingested_at: "2026-11-21T00:00:00.000Z" }, [
+      { district_id: d.ne, signal_type: "rfp_released", summary: "An RFP for tutoring.", buying_intent_reason: "Bids due soon." },
+      { district_id: d.ne, signal_type: "noise", summary: "A marching band trip." },
+    ]);
+    try {
+      expect(await q("tutoring")).toEqual([id]);
+      expect(await q("bids DUE")).toEqual([id]);
+      expect(await q("marching band")).toEqual([]); // a noise signal's summary
+      expect(await q("calendar An RFP")).toEqual([]); // never across two parts (title, then summary)
+      await t.db.query(`UPDATE signals SET summary = 'An RFP for busing.' WHERE article_id = $1 AND signal_type <> 'noise'`, [id]);
+      expect(await q("tutoring")).toEqual([]);
+      expect(await q("busing")).toEqual([id]);
+      await t.db.query(`UPDATE articles SET title = 'Board weighs a new school year' WHERE id = $1`, [id]);
+      expect(await q("calendar")).toEqual([]);
+      expect(await q("new school year")).toEqual([id]);
+      // The noise signal becomes a leadership change: its summary is matched; the RFP becomes noise: its text is not.
+      await t.db.query(
+        `UPDATE signals SET signal_type = CASE signal_type WHEN 'noise' THEN 'leadership_change' ELSE 'noise' END WHERE article_id = $1`,
+        [id],
+      );
+      expect(await q("marching band")).toEqual([id]);
+      expect(await q("busing")).toEqual([]);
+      await t.db.query(`DELETE FROM signals WHERE article_id = $1 AND signal_type = 'leadership_change'`, [id]);
+      expect(await q("marching band")).toEqual([]);
+    } finally {
+      await t.db.query(`DELETE FROM signals WHERE article_id = $1`, [id]);
+      await t.db.query(`DELETE FROM articles WHERE id = $1`, [id]);
+    }
+  });
+
   it("answers 400 naming the parameter for each bad value", async () => {
     const cases: [string, string][] = [
       ["signal_type=noise", "signal_type"],
@@ -227,6 +259,8 @@ describe("the signals feed read API", () => {
       ["query=a", "query"],
       [`query=${"x".repeat(501)}`, "query"],
       ["query=%20%20x%20%20", "query"],
+      ["query=bond%1Fpassed", "query"],
+      ["query=bond%00", "query"],
       ["state=Nebraska", "state"],
       ["since=2026-11-20", "since"],
       ["since=2026-11-20T00:00:00", "since"],

@@ -151,22 +151,11 @@ export async function listFeed(db: Db, scope: FeedScope, args: FeedArgs, countCa
         SELECT ${ARTICLE_COLUMNS}, row_number() OVER (ORDER BY ${feedOrder("a")}) AS __position
           FROM (${ids}) hit JOIN articles a ON a.id = hit.id) page ON true
      ORDER BY page.__position`;
-  let statement: string;
-  if (args.filter?.query == null) {
-    // The count and the page each walk the articles as the planner sees fit (the page in feed order, stopping early).
-    statement = `${ctes.length ? `WITH ${ctes.join(", ")}` : ""}
+  // The count and the page each walk the articles as the planner sees fit (the page in feed order, stopping early).
+  const statement = `${ctes.length ? `WITH ${ctes.join(", ")}` : ""}
     SELECT counted.n AS __count, page.*
       FROM (SELECT count(*)::int AS n FROM (SELECT 1 FROM articles a ${where} LIMIT ${cap}) capped) counted
       ${page(pageIdsSql(where, p.add(limit), p.add(offset)))}`;
-  } else {
-    // A topic's id set (trigram indexes) is read once for the count and the page: the matching articles are kept.
-    const limitAt = p.add(limit);
-    const offsetAt = p.add(offset);
-    statement = `WITH ${[...ctes, `matched AS MATERIALIZED (SELECT a.id, a.published_at FROM articles a ${where})`].join(", ")}
-    SELECT counted.n AS __count, page.*
-      FROM (SELECT count(*)::int AS n FROM (SELECT 1 FROM matched LIMIT ${cap}) capped) counted
-      ${page(`SELECT m.id FROM matched m ORDER BY ${feedOrder("m")} LIMIT ${limitAt} OFFSET ${offsetAt}`)}`;
-  }
   const rows = await db.query<Record<string, unknown>>(statement, p.values);
   const counted = rows.length ? Number(rows[0].__count) : 0;
   const data = rows.filter((row) => row.__position !== null).map(({ __count, __position, ...row }) => present(row));
