@@ -23,6 +23,22 @@ describe("credits are bounded whole numbers (issue 20 point 10)", () => {
     const { organizationId } = await createOrganization(t.db, { name: "Bounds", plan: "pro", credits });
     return { organizationId, key: (await createApiKey(t.db, organizationId)).apiKey };
   };
+
+  it("the ledger checks find a stale balance and an unbalanced transfer (and nothing once repaired)", async () => {
+    const { organizationId } = await newOrg(50);
+    await t.db.query(`UPDATE organizations SET credit_balance = credit_balance + 1 WHERE id = $1`, [organizationId]);
+    const [entry] = await t.db.query<{ id: string; transfer_id: string }>(
+      `SELECT id, transfer_id FROM credit_ledger WHERE organization_id = $1 LIMIT 1`,
+      [organizationId],
+    );
+    await t.db.query(`UPDATE credit_ledger SET amount = amount + 1 WHERE id = $1`, [entry!.id]);
+    const found = await ledgerViolations(t.db);
+    expect(found.staleBalances).toEqual([{ id: organizationId }]);
+    expect(found.unbalancedTransfers).toEqual([{ transfer_id: entry!.transfer_id }]);
+    await t.db.query(`UPDATE credit_ledger SET amount = amount - 1 WHERE id = $1`, [entry!.id]);
+    await t.db.query(`UPDATE organizations SET credit_balance = credit_balance - 1 WHERE id = $1`, [organizationId]);
+    expect(await ledgerViolations(t.db)).toEqual(NO_VIOLATIONS);
+  });
   const orgCredits = async (key: string) =>
     (await t.http.get("/api/v1/org").set("Authorization", `Bearer ${key}`).expect(200)).body.credits;
   const unlockDistrict = async (key: string) => {

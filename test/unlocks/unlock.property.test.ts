@@ -17,7 +17,7 @@ import { createApiKey } from "../../src/features/account/organizations/api-keys.
 import { createOrganization, grantCredits } from "../../src/features/account/organizations/organization.service";
 import { sweepExpiredHolds } from "../../src/features/account/credits/credits.jobs";
 import { extractJob, unlockHoldReleased } from "../../src/features/account/unlocks/unlock.jobs";
-import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
+import { LEDGER_CHECKS, NO_VIOLATIONS, violationsOf } from "../credits/ledger";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";
 import { insertDistrict } from "../support/factories";
@@ -128,37 +128,29 @@ function settle(m: Model, h: ModelHold, outcome: "committed" | "released") {
 }
 
 /** Invariants over the whole database, by SQL (every organization, every run so far). */
-async function violations(db: TestDb): Promise<Record<string, unknown[]>> {
-  return {
-    ...(await ledgerViolations(db)),
-    // a hold is open, committed or released: never both settlements (badSettlements counts them)
-    badHoldStatus: await db.query(`SELECT id FROM credit_holds WHERE status NOT IN ('open', 'committed', 'released')`),
-    // an open hold belongs to a running unlock (pending, or a re-extraction of an unlocked entity)
-    orphanOpenHolds: await db.query(
-      `SELECT h.id FROM credit_holds h LEFT JOIN unlocks u ON u.hold_id = h.id
-        WHERE h.status = 'open' AND (u.id IS NULL OR u.state NOT IN ('unlock_pending', 'unlocked') OR u.finished_at IS NOT NULL)`,
-    ),
-    // a pending unlock has its open hold
-    pendingWithoutHold: await db.query(
-      `SELECT u.id FROM unlocks u WHERE u.state = 'unlock_pending'
-          AND NOT EXISTS (SELECT 1 FROM credit_holds h WHERE h.id = u.hold_id AND h.status = 'open')`,
-    ),
-    // _access follows the ledger: credits_spent is what was charged or committed for the entity; unlocked iff something was
-    accessVsLedger: await db.query(
-      `SELECT u.id, u.state, u.credits_spent, s.spent FROM unlocks u
-         LEFT JOIN (SELECT organization_id, entity_type, entity_id, sum(amount) AS spent FROM credit_ledger
-                     WHERE account = 'spent' GROUP BY 1, 2, 3) s
-           ON s.organization_id = u.organization_id AND s.entity_type = u.entity_type AND s.entity_id = u.entity_id
-        WHERE u.credits_spent <> coalesce(s.spent, 0) OR (u.state = 'unlocked') <> (coalesce(s.spent, 0) > 0)`,
-    ),
-    // every spent entry belongs to an unlock row
-    spentWithoutUnlock: await db.query(
-      `SELECT l.transfer_id FROM credit_ledger l
-        WHERE l.account = 'spent' AND NOT EXISTS (SELECT 1 FROM unlocks u WHERE u.organization_id = l.organization_id
-              AND u.entity_type = l.entity_type AND u.entity_id = l.entity_id)`,
-    ),
-  };
-}
+/** The ledger's invariants and the unlock and hold ones below, in one statement (checked after every action). */
+const CHECKS = {
+  ...LEDGER_CHECKS,
+  // a hold is open, committed or released: never both settlements (badSettlements counts them)
+  badHoldStatus: `SELECT id FROM credit_holds WHERE status NOT IN ('open', 'committed', 'released')`,
+  // an open hold belongs to a running unlock (pending, or a re-extraction of an unlocked entity)
+  orphanOpenHolds: `SELECT h.id FROM credit_holds h LEFT JOIN unlocks u ON u.hold_id = h.id
+      WHERE h.status = 'open' AND (u.id IS NULL OR u.state NOT IN ('unlock_pending', 'unlocked') OR u.finished_at IS NOT NULL)`,
+  // a pending unlock has its open hold
+  pendingWithoutHold: `SELECT u.id FROM unlocks u WHERE u.state = 'unlock_pending'
+        AND NOT EXISTS (SELECT 1 FROM credit_holds h WHERE h.id = u.hold_id AND h.status = 'open')`,
+  // _access follows the ledger: credits_spent is what was charged or committed for the entity; unlocked iff something was
+  accessVsLedger: `SELECT u.id, u.state, u.credits_spent, s.spent FROM unlocks u
+       LEFT JOIN (SELECT organization_id, entity_type, entity_id, sum(amount) AS spent FROM credit_ledger
+                   WHERE account = 'spent' GROUP BY 1, 2, 3) s
+         ON s.organization_id = u.organization_id AND s.entity_type = u.entity_type AND s.entity_id = u.entity_id
+      WHERE u.credits_spent <> coalesce(s.spent, 0) OR (u.state = 'unlocked') <> (coalesce(s.spent, 0) > 0)`,
+  // every spent entry belongs to an unlock row
+  spentWithoutUnlock: `SELECT l.transfer_id FROM credit_ledger l
+      WHERE l.account = 'spent' AND NOT EXISTS (SELECT 1 FROM unlocks u WHERE u.organization_id = l.organization_id
+            AND u.entity_type = l.entity_type AND u.entity_id = l.entity_id)`,
+};
+const violations = (db: TestDb) => violationsOf(db, CHECKS);
 const NONE = {
   ...NO_VIOLATIONS,
   badHoldStatus: [],
