@@ -135,7 +135,7 @@ describe("news ingest", () => {
     expect(rows.filter((r) => r.url.startsWith(`${site.origin}/gen/dup-`)).map((r) => r.url)).toEqual([`${site.origin}/gen/dup-a`]);
   }, 60_000);
 
-  it("re-ingests idempotently: nothing new, nothing updated, no analysis, a page stored under its item's link not fetched again", async () => {
+  it("re-ingests idempotently: nothing new, nothing updated, no analysis, no known page fetched again (by its link or its canonical's)", async () => {
     analyzed.length = 0;
     const before = await articles();
     const requestsBefore = site.requests.length;
@@ -145,8 +145,19 @@ describe("news ingest", () => {
     expect(await articles()).toEqual(before);
     const again = site.requests.slice(requestsBefore);
     expect(again).not.toContain("/gen/dup-a");
-    // A page stored under another URL (its canonical) is read again and found unchanged.
-    expect(again).toContain("/bond-vote?id=7");
+    // Items whose pages are stored under another URL (their canonical) are known by their links (article_links).
+    expect(again).not.toContain("/gen/dup-b");
+    expect(again).not.toContain("/bond-vote?id=7");
+    // Known: the three pages read before (dup-a, and dup-b and bond-vote under their canonicals); the pages that could
+    // not be read are tried again (their articles keep the item's own text unless the page now reads).
+    expect(summary.fetch_status).toMatchObject({ known: 3 });
+    const links = await db.query<{ url: string; article: string }>(
+      `SELECT l.url, a.url AS article FROM article_links l JOIN articles a ON a.id = l.article_id ORDER BY l.url`,
+    );
+    expect(links.map((l) => [l.url.replace(site.origin, ""), l.article.replace(site.origin, "")])).toEqual(
+      expect.arrayContaining([["/gen/dup-b", "/gen/dup-a"]]),
+    );
+    expect(links.every((l) => l.url !== l.article)).toBe(true);
   }, 60_000);
 
   it("updates and re-analyses an article only when its text changed", async () => {

@@ -154,6 +154,23 @@ export async function draftFromItem(fetcher: NewsFetcher, item: FeedItem & { lin
   };
 }
 
+/** The article an item's link leads to: stored under that URL, or under its page's canonical URL (article_links). */
+function knownArticle(db: Db, link: string): Promise<Existing | null> {
+  return db.prisma.article.findFirst({
+    where: { OR: [{ url: link }, { links: { some: { url: link } } }] },
+    select: { id: true, text: true, text_source: true, analyzed_at: true },
+  });
+}
+
+/** Keeps an item's link whose article is stored under another URL, so the next poll finds it without a fetch. */
+async function rememberLink(db: Db, link: string, articleId: string): Promise<void> {
+  await db.prisma.articleLink.upsert({
+    where: { url: link },
+    create: { url: link, article_id: articleId },
+    update: { article_id: articleId },
+  });
+}
+
 /**
  * Stores a draft: inserted when its URL is new; when known, updated only if its text changed (a page that could
  * not be read this time does not replace a text read from the page before). Returns the outcome and whether the
@@ -276,7 +293,7 @@ export async function ingestParsedFeed(
     try {
       let draft: ArticleDraft | null = null;
       if (!options.refetchKnown) {
-        const [known] = await db.query<Existing>(`SELECT id, text, text_source, analyzed_at FROM articles WHERE url = $1`, [item.link]);
+        const known = await knownArticle(db, item.link);
         if (known && known.text_source === "page") {
           summary.unchanged += 1;
           summary.text_source.page += 1;
@@ -289,6 +306,7 @@ export async function ingestParsedFeed(
       count(summary.fetch_status, draft.fetchStatus);
       summary.text_source[draft.textSource] += 1;
       const stored = await storeDraft(db, draft, options);
+      if (draft.url !== item.link) await rememberLink(db, item.link, stored.id);
       summary[stored.outcome] += 1;
       if (stored.analyze) await analyzeOnce(stored.id, draft.url);
     } catch (error) {
