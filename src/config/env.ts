@@ -98,6 +98,8 @@ const EnvSchema = z.object({
   // ---- news ingest (docs/signals.md, "Sources and ingest")
   /** How often the worker polls each registered news feed (a conditional GET: an unchanged feed costs one request). */
   NEWS_POLL_MINUTES: z.coerce.number().min(1).default(60),
+  /** Whom an organization without a paid module asks for it (the 403 entitlement_required body's `contact`). */
+  SALES_CONTACT: z.string().trim().min(3).max(200).default("sales@edmarket.example"),
   /** Item pages fetched and read at once by one feed ingest (requests to one host still take turns). */
   NEWS_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   /** Pause between two news-ingest requests to one host (a robots.txt Crawl-delay up to 30 s raises it). */

@@ -86,7 +86,7 @@ describe("the signals feed read API", () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ SALES_CONTACT: "signals-sales@district-data.example" });
     d.ne = await insertDistrict(t.db, { name: "Omaha Test Public Schools", state: "NE", fed_id: "3100001" });
     d.ia = await insertDistrict(t.db, { name: "Des Moines Test Schools", state: "IA", fed_id: "1900001" });
     school = await insertSchool(t.db, { name: "Benson Test High", state: "NE", district_id: d.ne });
@@ -134,7 +134,7 @@ describe("the signals feed read API", () => {
 
   const tied = () => [a.bond, a.staff].sort();
 
-  it("GET /signals without the signals module: 403 entitlement_required with module and contact", async () => {
+  it("GET /signals without the signals module: 403 entitlement_required with module and contact (SALES_CONTACT)", async () => {
     for (const plan of ["free", "pro"] as const) {
       const res = await t.get("/api/v1/signals", plan);
       expect(res.status).toBe(403);
@@ -143,7 +143,7 @@ describe("the signals feed read API", () => {
         message: expect.stringContaining("signals module"),
         statusCode: 403,
         module: "signals",
-        contact: expect.stringMatching(/@/),
+        contact: "signals-sales@district-data.example",
       });
     }
     const gql = await t.graphql("{ signals { data { id } } }", undefined, "free");

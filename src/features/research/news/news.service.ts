@@ -26,8 +26,6 @@ import { NewsArticle, type FeedPagination } from "./news.type";
 
 /** The module GET /signals needs (contract section 2). */
 export const SIGNALS_MODULE = "signals";
-/** Whom an organization without the module asks (the 403 body's `contact`). */
-export const SIGNALS_CONTACT = "sales@edmarket.example";
 
 /** A page of the feed: articles and the feed's pagination (total_exact). */
 export interface FeedPage {
@@ -41,13 +39,13 @@ export interface FeedPage {
  */
 export type FeedScope = { kind: "all" } | { kind: "scoped"; organizationId: string };
 
-/** 403 entitlement_required unless the organization has the `signals` module. */
-export function requireSignals(viewer: Viewer): void {
+/** 403 entitlement_required unless the organization has the `signals` module; `contact` is whom to ask (SALES_CONTACT). */
+export function requireSignals(viewer: Viewer, contact: string): void {
   if (!viewer.entitlements.has(SIGNALS_MODULE))
     throw new AppError(
       "ENTITLEMENT_REQUIRED",
       "the signals feed needs the signals module: ask us to add it to your organization (GET /news serves the signals of the districts and schools you follow or unlocked)",
-      { module: SIGNALS_MODULE, contact: SIGNALS_CONTACT },
+      { module: SIGNALS_MODULE, contact },
     );
 }
 
