@@ -98,6 +98,8 @@ const EnvSchema = z.object({
   // ---- news ingest (docs/signals.md, "Sources and ingest")
   /** How often the worker polls each registered news feed (a conditional GET: an unchanged feed costs one request). */
   NEWS_POLL_MINUTES: z.coerce.number().min(1).default(60),
+  /** After a failed poll the feed is tried again this many minutes later, doubled per consecutive failure, at most NEWS_POLL_MINUTES. */
+  NEWS_RETRY_MINUTES: z.coerce.number().min(0.01).default(5),
   /** Whom an organization without a paid module asks for it (the 403 entitlement_required body's `contact`). */
   SALES_CONTACT: z.string().trim().min(3).max(200).default("sales@edmarket.example"),
   /** Item pages fetched and read at once by one feed ingest (requests to one host still take turns). */

@@ -134,6 +134,51 @@ describe("news feed polling", () => {
     expect(await scheduleFeedPolls(db, queue, env)).toBe(1);
   });
 
+  it("retries a failed feed after NEWS_RETRY_MINUTES, doubled per consecutive failure and at most the period; a poll that works resets it", async () => {
+    await db.query(`DELETE FROM news_feeds`);
+    site.setFeed("flaky.xml", "<html><body>down for maintenance</body></html>");
+    const { feed } = await addFeed(db, `${site.origin}/feeds/flaky.xml`);
+    const sent: string[] = [];
+    const queue: PollSender = {
+      async sendNow<T>(_job: JobDefinition<T>, _data: T, id: string) {
+        if (sent.includes(id)) return null;
+        sent.push(id);
+        return id;
+      },
+    };
+    const failures = async () => (await db.query<{ n: number }>(`SELECT failures AS n FROM news_feeds WHERE id = $1`, [feed.id]))[0]!.n;
+    const polledAgo = (minutes: number) =>
+      db.query(`UPDATE news_feeds SET last_polled_at = now() - make_interval(mins => $2) WHERE id = $1`, [feed.id, minutes]);
+    const rt = { ...env, NEWS_POLL_MINUTES: 60, NEWS_RETRY_MINUTES: 5 };
+
+    expect(await pollFeed(db, env, feed.id)).toMatchObject({ error: expect.stringMatching(/not an RSS or Atom feed/) });
+    expect(await failures()).toBe(1);
+    await polledAgo(4);
+    expect(await scheduleFeedPolls(db, queue, rt)).toBe(0);
+    await polledAgo(6); // one failure: due after 5 minutes, as a job of its own (not the period's first)
+    expect(await scheduleFeedPolls(db, queue, rt)).toBe(1);
+    expect(sent.at(-1)).toBe(pollJobId(feed.id, 60 * 60_000, Date.now(), 1));
+    expect(sent.at(-1)).not.toBe(pollJobId(feed.id, 60 * 60_000, Date.now(), 0));
+
+    await pollFeed(db, env, feed.id);
+    expect(await failures()).toBe(2);
+    await polledAgo(6); // two failures: 10 minutes
+    expect(await scheduleFeedPolls(db, queue, rt)).toBe(0);
+    await polledAgo(11);
+    expect(await scheduleFeedPolls(db, queue, rt)).toBe(1);
+    await db.query(`UPDATE news_feeds SET failures = 20 WHERE id = $1`, [feed.id]);
+    await polledAgo(59); // never longer than the period
+    expect(await scheduleFeedPolls(db, queue, rt)).toBe(0);
+    await polledAgo(61);
+    expect(await scheduleFeedPolls(db, queue, rt)).toBe(1);
+
+    site.setFeed("flaky.xml", `<rss><channel><title>back</title></channel></rss>`);
+    expect(await pollFeed(db, env, feed.id)).toMatchObject({ items: 0 });
+    expect(await failures()).toBe(0);
+    await polledAgo(6);
+    expect(await scheduleFeedPolls(db, queue, rt)).toBe(0);
+  });
+
   it("the worker polls a newly added feed by itself", async () => {
     const jobs = await startServiceJobs(db, env, { work: true });
     try {

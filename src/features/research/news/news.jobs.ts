@@ -30,25 +30,38 @@ export interface PollSender {
   sendNow<T>(job: JobDefinition<T>, data: T, id: string): Promise<string | null>;
 }
 
-/** A UUID from the feed and the poll period: the same feed in the same period is the same job. */
-export function pollJobId(feedId: string, periodMs: number, now = Date.now()): string {
+/**
+ * A UUID from the feed, the poll period and the feed's consecutive failures: the same feed in the same period is the
+ * same job, and each retry after a failure is a new one.
+ */
+export function pollJobId(feedId: string, periodMs: number, now = Date.now(), failures = 0): string {
   const hex = crypto
     .createHash("sha256")
-    .update(`news.poll_feed:${feedId}:${Math.floor(now / periodMs)}`)
+    .update(`news.poll_feed:${feedId}:${Math.floor(now / periodMs)}${failures ? `:retry ${failures}` : ""}`)
     .digest("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** Sends a poll job for every due feed; returns how many were new jobs. */
-export async function scheduleFeedPolls(db: Db, queue: PollSender, env: Pick<Env, "NEWS_POLL_MINUTES">): Promise<number> {
+/**
+ * Sends a poll job for every due feed; returns how many were new jobs. A feed is due NEWS_POLL_MINUTES after its last
+ * poll, or, after n consecutive failed polls, NEWS_RETRY_MINUTES x 2^(n-1) after it (at most the period).
+ */
+export async function scheduleFeedPolls(
+  db: Db,
+  queue: PollSender,
+  env: Pick<Env, "NEWS_POLL_MINUTES" | "NEWS_RETRY_MINUTES">,
+): Promise<number> {
   const periodMs = env.NEWS_POLL_MINUTES * 60_000;
   let sent = 0;
-  const due = await db.query<{ id: string }>(
-    `SELECT id::text AS id FROM news_feeds
-      WHERE last_polled_at IS NULL OR last_polled_at <= now() - make_interval(secs => $1)
+  const due = await db.query<{ id: string; failures: number }>(
+    `SELECT id::text AS id, failures FROM news_feeds
+      WHERE last_polled_at IS NULL
+         OR last_polled_at <= now() - make_interval(secs => CASE WHEN failures > 0
+              THEN least($1::float8, $2::float8 * power(2, least(failures - 1, 30))) ELSE $1::float8 END)
       ORDER BY last_polled_at NULLS FIRST, id`,
-    [env.NEWS_POLL_MINUTES * 60],
+    [env.NEWS_POLL_MINUTES * 60, env.NEWS_RETRY_MINUTES * 60],
   );
-  for (const { id: feedId } of due) if (await queue.sendNow(pollFeedJob, { feedId }, pollJobId(feedId, periodMs))) sent += 1;
+  for (const { id: feedId, failures } of due)
+    if (await queue.sendNow(pollFeedJob, { feedId }, pollJobId(feedId, periodMs, Date.now(), failures))) sent += 1;
   return sent;
 }

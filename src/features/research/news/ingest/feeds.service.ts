@@ -95,7 +95,8 @@ export async function pollFeed(
   ) =>
     db.query(
       `UPDATE news_feeds SET last_status = $2, last_error = $3, last_item_count = COALESCE($4, last_item_count),
-              etag = COALESCE($5, etag), last_modified = COALESCE($6, last_modified), title = COALESCE($7, title)
+              etag = COALESCE($5, etag), last_modified = COALESCE($6, last_modified), title = COALESCE($7, title),
+              failures = CASE WHEN $2 = 'error' THEN failures + 1 ELSE 0 END
         WHERE id = $1`,
       [feedId, status, error, status === "ok" ? summary.items : null, extra.etag ?? null, extra.lastModified ?? null, extra.title ?? null],
     );
