@@ -20,7 +20,8 @@ const USAGE = `usage: edmarket <command>
   db migrate
   seed demo
   ingest <source> <file>          (edmarket ingest --help lists the sources)
-  ingest news-feed <url-or-file>  (one news feed ingested once: items, new, updated, unchanged, failed, signals, seconds)
+  ingest news-feed <url-or-file> [--refetch]  (one news feed ingested once: items, new, updated, unchanged, failed, signals,
+                                  seconds; --refetch reads pages already stored again, to catch edits)
   news feed add <url> | list | remove <id-or-url>   (feeds the worker polls every NEWS_POLL_MINUTES)
   org create --name N --plan free|pro|enterprise|internal [--credits C] [--entitlement signals]
   key create --org ID
@@ -102,7 +103,7 @@ const COMMANDS: Record<string, Command> = {
   "ingest news-feed": withDb(async (db, args) => {
     const { ingestNewsFeedCommand, NewsUsageError } = await import("../features/research/news/ingest/news.cli");
     try {
-      return await ingestNewsFeedCommand(db, loadEnv(), args.positional[2]);
+      return await ingestNewsFeedCommand(db, loadEnv(), args.positional[2], { refetch: flag(args, "refetch", false) });
     } catch (error) {
       throw error instanceof NewsUsageError ? new UsageError(error.message) : error;
     }

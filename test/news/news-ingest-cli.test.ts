@@ -90,6 +90,21 @@ describe("edmarket ingest news-feed / news feed", () => {
 
     const second = json((await cli("ingest", "news-feed", `${site.origin}/feeds/rss-quirks.xml`)).stdout);
     expect(second).toMatchObject({ items: 11, new: 0, updated: 0, unchanged: 10, failed: 1 });
+    expect(second.fetch_status.known).toBeGreaterThan(0);
+
+    // --refetch: the pages already stored are fetched and read again (nothing changed, so nothing is updated).
+    const requests = site.requests.length;
+    const refetched = json((await cli("ingest", "news-feed", `${site.origin}/feeds/rss-quirks.xml`, "--refetch")).stdout);
+    expect(refetched).toMatchObject({ items: 11, new: 0, updated: 0, unchanged: 10, failed: 1 });
+    expect(refetched.fetch_status.known).toBeUndefined();
+    expect(site.requests.slice(requests)).toContain("/gen/dup-a");
+    // A value means the flag was put before the feed: a usage error, nothing ingested.
+    const misplaced = await cli("ingest", "news-feed", "--refetch", `${site.origin}/feeds/rss-quirks.xml`);
+    expect(misplaced.code).toBe(2);
+    expect(JSON.parse(misplaced.stderr.trim())).toMatchObject({
+      error: "usage",
+      message: expect.stringContaining("--refetch takes no value"),
+    });
   }, 120_000);
 
   it("ingests a feed file; its items' pages are on a private host the file does not vouch for", async () => {

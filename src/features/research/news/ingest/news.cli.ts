@@ -1,6 +1,6 @@
 /**
  * The news commands of the CLI (contract section 10):
- *   edmarket ingest news-feed <url-or-file>    one feed ingested once (origin "cli"), its summary printed
+ *   edmarket ingest news-feed <url-or-file> [--refetch]   one feed ingested once (origin "cli"), its summary printed
  *   edmarket news feed add <url>               registers a feed the worker polls every NEWS_POLL_MINUTES
  *   edmarket news feed list                    the registered feeds with their last poll
  *   edmarket news feed remove <id-or-url>      unregisters it (its articles stay)
@@ -15,11 +15,19 @@ export class NewsUsageError extends Error {}
 
 export const NEWS_FEED_USAGE = "usage: edmarket news feed add <url> | list | remove <id-or-url>";
 
-export async function ingestNewsFeedCommand(db: Db, env: Env, source: string | undefined) {
-  if (!source) throw new NewsUsageError("usage: edmarket ingest news-feed <url-or-file>");
+/**
+ * `options.refetch`: the `--refetch` flag's value ("true" when given bare); pages already stored are then fetched and
+ * read again, so an edited article is updated and analysed again (otherwise a known page is not fetched).
+ */
+export async function ingestNewsFeedCommand(db: Db, env: Env, source: string | undefined, options: { refetch?: string } = {}) {
+  if (options.refetch !== undefined && options.refetch !== "true" && options.refetch !== "false")
+    throw new NewsUsageError(
+      `--refetch takes no value (got ${JSON.stringify(options.refetch.slice(0, 80))}): put it after the feed, e.g. edmarket ingest news-feed <url> --refetch`,
+    );
+  if (!source) throw new NewsUsageError("usage: edmarket ingest news-feed <url-or-file> [--refetch]");
   if (!/^https?:\/\//i.test(source) && !source.startsWith("file://") && !fs.existsSync(source))
     throw new NewsUsageError(`no such file, and not an http(s) URL: ${source}`);
-  const summary = await ingestFeedSource(db, env, source, { origin: "cli" });
+  const summary = await ingestFeedSource(db, env, source, { origin: "cli", refetchKnown: options.refetch === "true" });
   return {
     source: summary.source,
     format: summary.format,
