@@ -10,6 +10,7 @@ import { packageRoot } from "../../src/db/package-root";
 import { BadRequestError } from "../../src/graphql/errors";
 import { type IngestSummary, runIngest } from "../../src/ingest";
 import type { TestDb } from "../support/db";
+import { escapeRegExp } from "../../src/features/kits/common/text";
 
 export const INGEST_TABLES = [
   "districts",
@@ -119,14 +120,12 @@ export async function expectMalformedRefused(db: TestDb, source: string, relativ
     expect((error as Error).message).toContain(path.basename(file));
     expect((error as Error).message).toMatch(pattern);
   };
-  await refuse(copies.wrongHeader, new RegExp(`line 1: the header lacks column\\(s\\) "${escape(column)}"`));
+  await refuse(copies.wrongHeader, new RegExp(`line 1: the header lacks column\\(s\\) "${escapeRegExp(column)}"`));
   await refuse(copies.truncated, new RegExp(`line ${copies.truncatedLine}: 2 field\\(s\\) where the header has \\d+ \\(truncated`));
   await refuse(copies.badUtf8, new RegExp(`line ${copies.badUtf8Line}: invalid UTF-8 \\(byte 0xe9\\)`));
   expect(await fingerprint(db)).toEqual(before);
   fs.rmSync(copies.dir, { recursive: true, force: true });
 }
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The summary fields a test pins (ms and the rejects list are checked separately). */
 export const counts = (s: IngestSummary) => ({

@@ -14,6 +14,7 @@ import { HTTP_DICTIONARY } from "../../src/graphql/dictionary/http";
 import { routes } from "../../rest-adapter/routes";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict, insertDistrictStats } from "../support/factories";
+import { escapeRegExp } from "../../src/features/kits/common/text";
 
 let t: TestApp;
 let doc: OpenApiDocument;
@@ -258,13 +259,12 @@ function undescribed(document: OpenApiDocument): string[] {
   return missing;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const dictionaryTexts = [FIELD_DICTIONARY, HTTP_DICTIONARY as unknown as Record<string, Record<string, string>>].flatMap((d) =>
   Object.values(d).flatMap((members) => Object.values(members)),
 );
 /** A dictionary text, a REST template of it with its `{marks}` filled, or a list parameter's text with the comma note. */
 const fromDictionary = new RegExp(
-  `^(?:${dictionaryTexts.map((t) => escape(t).replace(/\\\{\w+\\\}/g, ".+")).join("|")})(?: ${escape(HTTP_DICTIONARY.Document.commaSeparated)})?$`,
+  `^(?:${dictionaryTexts.map((t) => escapeRegExp(t).replace(/\\\{\w+\\\}/g, ".+")).join("|")})(?: ${escapeRegExp(HTTP_DICTIONARY.Document.commaSeparated)})?$`,
 );
 
 /** Every description of a parameter, property, schema or enum value that the field dictionary did not write. */

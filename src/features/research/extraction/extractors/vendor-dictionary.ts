@@ -4,6 +4,7 @@
  * boundaries (names are proper nouns; "canvas" the fabric or "clever" the adjective do not match).
  * Aliases that are ordinary words are written so they cannot match alone ("Canvas LMS", not "Canvas").
  */
+import { escapeRegExp } from "../../../kits/common/text";
 export interface VendorEntry {
   name: string;
   category: "sis" | "lms" | "assessment" | "communication" | "hr" | "finance" | "security" | "sso" | "devices" | "other";
@@ -108,12 +109,10 @@ export const VENDOR_DICTIONARY: readonly VendorEntry[] = [
   { name: "SchoolDude", category: "other", aliases: ["SchoolDude", "Brightly Software"] },
 ];
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 /** One regex per vendor: any alias, not inside a longer word. */
 export const VENDOR_PATTERNS: readonly { entry: VendorEntry; pattern: RegExp }[] = VENDOR_DICTIONARY.map((entry) => ({
   entry,
-  pattern: new RegExp(`(?<![\\w-])(?:${entry.aliases.map(escape).join("|")})(?![\\w-])`),
+  pattern: new RegExp(`(?<![\\w-])(?:${entry.aliases.map(escapeRegExp).join("|")})(?![\\w-])`),
 }));
 
 /**

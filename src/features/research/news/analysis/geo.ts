@@ -3,6 +3,7 @@
  * datelines ("OMAHA, Neb. —"), and signs the article is about another country (Canadian provinces, UK school
  * bodies) — districts of other countries must not resolve to a US district.
  */
+import { escapeRegExp } from "../../../kits/common/text";
 
 export const STATES: Readonly<Record<string, { name: string; ap: readonly string[] }>> = {
   AL: { name: "Alabama", ap: ["Ala."] }, AK: { name: "Alaska", ap: [] }, AZ: { name: "Arizona", ap: ["Ariz."] },
@@ -25,8 +26,6 @@ export const STATES: Readonly<Record<string, { name: string; ap: readonly string
   PR: { name: "Puerto Rico", ap: ["P.R."] },
 }; // prettier-ignore
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 export interface StateMention {
   state: string;
   /** name, ap, postal, dateline */
@@ -46,10 +45,10 @@ export function findStates(text: string): StateMention[] {
           ? /(?<!West\s)\bVirginia\b(?!\s+Beach)/g
           : code === "DC"
             ? /\b(?:District of Columbia|Washington,? D\.C\.)/g
-            : new RegExp(`\\b${escape(name)}\\b${code === "NY" ? "(?!\\s+City)" : ""}`, "g");
+            : new RegExp(`\\b${escapeRegExp(name)}\\b${code === "NY" ? "(?!\\s+City)" : ""}`, "g");
     for (const m of text.matchAll(nameRe)) out.push({ state: code, how: "name", index: m.index });
     for (const a of ap) {
-      const re = new RegExp(`(?:,\\s*|\\b)${escape(a)}(?=\\s|$|,|\\))`, "g");
+      const re = new RegExp(`(?:,\\s*|\\b)${escapeRegExp(a)}(?=\\s|$|,|\\))`, "g");
       for (const m of text.matchAll(re)) out.push({ state: code, how: "ap", index: m.index });
     }
     // A postal code after "City, ": "Omaha, NE" (not the ambiguous two-letter words alone).

@@ -18,6 +18,7 @@
  * when no US state is named) never resolve.
  */
 import type { Db } from "../../../../db/client";
+import { escapeRegExp } from "../../../kits/common/text";
 import { DISTRICT_ALIASES } from "./aliases";
 import { FOREIGN, NOT_A_DISTRICT, STATES, findStates } from "./geo";
 import { sentences } from "./text";
@@ -470,8 +471,6 @@ export async function inferStates(db: Db, doc: string, outlet: string | null, si
 
 // ------------------------------------------------------------------------------------------------ resolution
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 /** The districts (and schools) an article is about. */
 export async function resolveEntities(db: Db, input: ResolveInput): Promise<Resolution> {
   if (input.origin_district_id) {
@@ -501,7 +500,7 @@ export async function resolveEntities(db: Db, input: ResolveInput): Promise<Reso
   let masked = lowerDoc;
   for (const m of mentions)
     if (m.kind !== "numbered" && m.kind !== "alias")
-      masked = masked.replace(new RegExp(escapeRe(m.text.toLowerCase()), "g"), (x) => " ".repeat(x.length));
+      masked = masked.replace(new RegExp(escapeRegExp(m.text.toLowerCase()), "g"), (x) => " ".repeat(x.length));
   const sentenceOf = (index: number) => {
     const s = sentences(doc).find((x) => index >= x.start && index < x.end);
     return s ? findStates(s.text).map((x) => x.state) : [];
@@ -520,7 +519,7 @@ export async function resolveEntities(db: Db, input: ResolveInput): Promise<Reso
       ]);
       // An alias that needs its state also resolves when the text names the district's city ("SCS ... in Memphis").
       const cityNamed = (c: Candidate) =>
-        !!c.physical_city && new RegExp(`\\b${escapeRe(c.physical_city.toLowerCase())}\\b`).test(lowerDoc);
+        !!c.physical_city && new RegExp(`\\b${escapeRegExp(c.physical_city.toLowerCase())}\\b`).test(lowerDoc);
       scored = candidates
         .filter((c) => aliases.some((a) => a.fedId === c.fed_id && (!a.needsState || states.has(a.state) || cityNamed(c))))
         .map((c) => ({ c, score: 1, why: [`"${mention.text}" is the documented alias of ${c.name}`] }));
@@ -536,7 +535,7 @@ export async function resolveEntities(db: Db, input: ResolveInput): Promise<Reso
       // District 55") against the candidate's name with its abbreviations spelt out.
       // Every place the number is written counts (a headline's bare "District 211" has no words before it).
       const context = new Set(
-        [...doc.matchAll(new RegExp(escapeRe(mention.text), "g"))].flatMap((m) =>
+        [...doc.matchAll(new RegExp(escapeRegExp(mention.text), "g"))].flatMap((m) =>
           doc
             .slice(Math.max(0, m.index - 45), m.index + m[0].length)
             .toLowerCase()
@@ -617,10 +616,10 @@ export async function resolveEntities(db: Db, input: ResolveInput): Promise<Reso
     const sentenceStates = named.size > 1 ? sentenceOf(mention.index) : [];
     for (const s of scored) {
       const city = s.c.physical_city?.toLowerCase();
-      if (city && city.length >= 4 && new RegExp(`\\b${escapeRe(city)}\\b`).test(masked)) {
+      if (city && city.length >= 4 && new RegExp(`\\b${escapeRegExp(city)}\\b`).test(masked)) {
         s.score += 0.15;
         s.why.push(`its city ${s.c.physical_city} is named`);
-      } else if (city && city.length >= 4 && new RegExp(`\\b${escapeRe(city)}\\b`).test(lowerDoc)) {
+      } else if (city && city.length >= 4 && new RegExp(`\\b${escapeRegExp(city)}\\b`).test(lowerDoc)) {
         // Named only inside a district's name: a district named after its own city, weak evidence.
         s.score += 0.05;
         s.why.push(`named after its city ${s.c.physical_city}`);
