@@ -501,8 +501,10 @@ export async function resolveEntities(db: Db, input: ResolveInput): Promise<Reso
   for (const m of mentions)
     if (m.kind !== "numbered" && m.kind !== "alias")
       masked = masked.replace(new RegExp(escapeRegExp(m.text.toLowerCase()), "g"), (x) => " ".repeat(x.length));
+  // Split once per article (only needed when it names several states), not once per mention.
+  const docSentences = named.size > 1 ? sentences(doc) : [];
   const sentenceOf = (index: number) => {
-    const s = sentences(doc).find((x) => index >= x.start && index < x.end);
+    const s = docSentences.find((x) => index >= x.start && index < x.end);
     return s ? findStates(s.text).map((x) => x.state) : [];
   };
   const resolved = new Map<string, Resolution["districts"][number]>();
@@ -586,12 +588,12 @@ export async function resolveEntities(db: Db, input: ResolveInput): Promise<Reso
         let found: Scored[] = [];
         for (let drop = 0; drop < Math.min(3, words.length) && !found.length; drop += 1) {
           const text = words.slice(drop).join(" ");
-          const variant: Mention = { ...mention, text, core: nameKey(text).core };
+          const { core, loose } = nameKey(text);
+          const variant: Mention = { ...mention, text, core };
           // Never a bare "County" or "City" left ("Forsyth County Schools" -> "County Schools").
-          if (!variant.core || variant.core.length < 3 || !nameKey(text).loose) break;
-          // Also by the core without County/City: the directory names many county districts by the county alone
-          // ("Douglas" for Douglas County School District, Nevada).
-          const loose = nameKey(text).loose;
+          if (!variant.core || variant.core.length < 3 || !loose) break;
+          // Also by the core without County/City (`loose`): the directory names many county districts by the county
+          // alone ("Douglas" for Douglas County School District, Nevada).
           const candidates = await db.query<Candidate>(
             `SELECT ${COLUMNS} FROM districts
               WHERE ($1 <% name OR ($4::text IS NOT NULL AND $4 <% name)) AND district_type_code = ANY($2)
@@ -616,10 +618,11 @@ export async function resolveEntities(db: Db, input: ResolveInput): Promise<Reso
     const sentenceStates = named.size > 1 ? sentenceOf(mention.index) : [];
     for (const s of scored) {
       const city = s.c.physical_city?.toLowerCase();
-      if (city && city.length >= 4 && new RegExp(`\\b${escapeRegExp(city)}\\b`).test(masked)) {
+      const cityWord = city && city.length >= 4 ? new RegExp(`\\b${escapeRegExp(city)}\\b`) : null;
+      if (cityWord?.test(masked)) {
         s.score += 0.15;
         s.why.push(`its city ${s.c.physical_city} is named`);
-      } else if (city && city.length >= 4 && new RegExp(`\\b${escapeRegExp(city)}\\b`).test(lowerDoc)) {
+      } else if (cityWord?.test(lowerDoc)) {
         // Named only inside a district's name: a district named after its own city, weak evidence.
         s.score += 0.05;
         s.why.push(`named after its city ${s.c.physical_city}`);

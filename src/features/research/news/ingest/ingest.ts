@@ -154,12 +154,12 @@ export async function draftFromItem(fetcher: NewsFetcher, item: FeedItem & { lin
   };
 }
 
+/** The columns of a stored article that decide whether an item changes it (Existing). */
+const EXISTING = { id: true, text: true, text_source: true, analyzed_at: true } as const;
+
 /** The article an item's link leads to: stored under that URL, or under its page's canonical URL (article_links). */
 function knownArticle(db: Db, link: string): Promise<Existing | null> {
-  return db.prisma.article.findFirst({
-    where: { OR: [{ url: link }, { links: { some: { url: link } } }] },
-    select: { id: true, text: true, text_source: true, analyzed_at: true },
-  });
+  return db.prisma.article.findFirst({ where: { OR: [{ url: link }, { links: { some: { url: link } } }] }, select: EXISTING });
 }
 
 /** Keeps an item's link whose article is stored under another URL, so the next poll finds it without a fetch. */
@@ -204,7 +204,7 @@ export async function storeDraft(
     ],
   );
   if (inserted[0]) return { id: inserted[0].id, outcome: "new", analyze: true };
-  const [existing] = await db.query<Existing>(`SELECT id, text, text_source, analyzed_at FROM articles WHERE url = $1`, [draft.url]);
+  const existing = await db.prisma.article.findUnique({ where: { url: draft.url }, select: EXISTING });
   if (!existing) throw new Error(`article ${draft.url} vanished while being stored`);
   const downgrade = existing.text_source === "page" && draft.textSource === "feed_item";
   if (downgrade || (existing.text ?? "") === (draft.text ?? ""))
