@@ -8,17 +8,15 @@
 import { execFile } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { createDb } from "../../src/db/client";
-import { migrate } from "../../src/db/migrate";
 import { loadEnv } from "../../src/config/env";
 import { REKEY_PAGE, rekeyLegacyExtractionIds } from "../../src/features/research/extraction/extraction.rekey";
 import { runExtractionPipeline } from "../../src/features/research/extraction/pipeline";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertBidFiling, insertUnlock } from "../support/block-factories";
-import { createTestDb, type TestDb } from "../support/db";
+import { createTestDb, openTestDataDir, type TestDb } from "../support/db";
 import { insert, insertDistrict } from "../support/factories";
 import { EXTRACTION_TEST_ENV, serveFixtureSite, type FixtureSite } from "../extraction/support/fixture-server";
 
@@ -243,10 +241,10 @@ describe("re-keying extracted rows' version-5 ids (issue 20 point 7)", () => {
 
   it("start-up runs the step: `edmarket db migrate` (a separate process, as every start) re-keys a stored old-style id", async () => {
     // A database of its own that the CLI process opens: PostgreSQL by URL, or an embedded data directory on disk.
-    const dataDir = process.env.DATABASE_URL ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), "edm-rekey-"));
-    const own = dataDir ? await createDb({ dataDir }) : await createTestDb();
+    const opened = process.env.DATABASE_URL ? undefined : await openTestDataDir("edm-rekey-");
+    const dataDir = opened?.dataDir;
+    const own = opened?.db ?? (await createTestDb());
     try {
-      if (dataDir) await migrate(own);
       const parent = await insertDistrict(own, { name: "Startup District", state: "NE" });
       const dedupe = "someone@startup.example.org";
       const old = oldStyleId(`district/${parent}/contacts/${dedupe}`);

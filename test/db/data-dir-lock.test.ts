@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { createDb } from "../../src/db/client";
 import { acquireDataDirLock, DataDirLockedError, LOCK_FILE } from "../../src/db/data-dir-lock";
+import { createTestDataDir } from "../support/db";
 
 const root = path.resolve(__dirname, "../..");
 // The CLI from source (as test/cli does), so the test exercises this tree, not a possibly stale dist/.
@@ -83,8 +84,9 @@ describe("DATA_DIR lock", () => {
   const lockFile = () => path.join(dataDir, LOCK_FILE);
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-lock-"));
-    // Migrate once, so the serve processes below start quickly and log nothing before their outcome.
+    // A migrated copy of the run's template, so the serve processes below start quickly and log nothing before their
+    // outcome; `db migrate` in a child process then finds nothing to apply and must leave no lock behind.
+    dataDir = await createTestDataDir("edm-lock-");
     const migrated = await runToExit(["db", "migrate"], childEnv(), 60_000);
     expect(migrated.code).toBe(0);
     expect(fs.existsSync(lockFile())).toBe(false);

@@ -4,12 +4,9 @@
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { createDb } from "../../src/db/client";
-import { migrate } from "../../src/db/migrate";
-import { createTestDb, type TestDb } from "../support/db";
+import { createTestDb, openTestDataDir, type TestDb } from "../support/db";
 import { insertDistrict } from "../support/factories";
 import { deadOrigin, EXTRACTION_TEST_ENV, serveFixtureSite, type FixtureSite } from "./support/fixture-server";
 
@@ -31,12 +28,12 @@ describe("edmarket extract", () => {
       env = { ...base, DATABASE_URL: db.url };
       districtId = await insertDistrict(db, { name: "Cedar Ridge Public Schools", state: "NE" });
     } else {
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-extract-"));
+      const opened = await openTestDataDir("edm-extract-");
+      dataDir = opened.dataDir;
       env = { ...base, DATA_DIR: dataDir, SEED_ON_EMPTY: "false" };
       delete env.DATABASE_URL;
-      const embedded = await createDb({ dataDir });
+      const embedded = opened.db;
       try {
-        await migrate(embedded);
         districtId = await insertDistrict(embedded, { name: "Cedar Ridge Public Schools", state: "NE" });
       } finally {
         await embedded.close();

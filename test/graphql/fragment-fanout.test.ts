@@ -8,7 +8,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import {
@@ -24,12 +23,11 @@ import {
   type GraphQLInputType,
   type GraphQLNamedType,
 } from "graphql";
-import { createDb, type Db } from "../../src/db/client";
-import { migrate } from "../../src/db/migrate";
+import type { Db } from "../../src/db/client";
 import { createApiKey } from "../../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../../src/features/account/organizations/organization.service";
 import { getSchema } from "../../src/graphql/schema";
-import { createTestDb, type TestDb } from "../support/db";
+import { createTestDb, openTestDataDir, type TestDb } from "../support/db";
 import { insertDistrict } from "../support/factories";
 import { insertSchool } from "../support/school-factories";
 
@@ -122,9 +120,7 @@ describe("a 40-level doubling fragment fan-out through every root list field (is
       env = { ...inherited, DATABASE_URL: pg.url! };
     } else {
       // The embedded directory is prepared here and closed before `serve` opens it (one process per directory).
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-fanout-"));
-      db = await createDb({ dataDir });
-      await migrate(db);
+      ({ dataDir, db } = await openTestDataDir("edm-fanout-"));
       env = { ...inherited, DATA_DIR: dataDir, SEED_ON_EMPTY: "false" };
     }
     const { organizationId } = await createOrganization(db, { name: "Fanout", plan: "enterprise", credits: 10, entitlements: ["signals"] });

@@ -6,15 +6,13 @@
 import { spawn as nodeSpawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createDb, type Db } from "../../src/db/client";
-import { migrate } from "../../src/db/migrate";
 import { createApiKey } from "../../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../../src/features/account/organizations/organization.service";
-import { createTestDb, type TestDb } from "../support/db";
+import { createTestDataDir, createTestDb, type TestDb } from "../support/db";
 import { insertDistrict } from "../support/factories";
 
 const root = path.resolve(__dirname, "../..");
@@ -56,11 +54,10 @@ describe("edmarket mcp (stdio)", () => {
       pg = await createTestDb();
       baseEnv = { ...inherited, DATABASE_URL: pg.url!, LOG_LEVEL: "silent" };
     } else {
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-mcp-"));
+      dataDir = await createTestDataDir("edm-mcp-");
       baseEnv = { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: "silent" };
     }
     await withDb(async (db) => {
-      await migrate(db);
       organizationId = (await createOrganization(db, { name: "Mcp Stdio", plan: "pro", credits: 50 })).organizationId;
       apiKey = (await createApiKey(db, organizationId)).apiKey;
       districtId = await insertDistrict(db, { name: "Stdio Test District", state: "WY", status: "completed", ai_summary: "stdio secret" });

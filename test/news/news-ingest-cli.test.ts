@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { createDb, type Db } from "../../src/db/client";
-import { createTestDb, type TestDb } from "../support/db";
+import { createTestDataDir, createTestDb, type TestDb } from "../support/db";
 import { NEWS_TEST_ENV, serveNewsSite, type NewsSite } from "./support/news-server";
 
 const run = promisify(execFile);
@@ -39,7 +39,7 @@ describe("edmarket ingest news-feed / news feed", () => {
       db = await createTestDb();
       env = { ...base, DATABASE_URL: db.url };
     } else {
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-news-cli-"));
+      dataDir = await createTestDataDir("edm-news-cli-");
       env = { ...base, DATA_DIR: dataDir, SEED_ON_EMPTY: "false" };
       delete env.DATABASE_URL;
     }
