@@ -1,10 +1,16 @@
 /** @type {import('jest').Config} */
 const fs = require("node:fs");
 const swcrc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, "utf8"));
+const runOnce = require("./test/support/run-once.js");
 module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  // On PostgreSQL, the files DATABASE_URL changes nothing in are left to the embedded run (test/support/run-once.js).
+  testPathIgnorePatterns: [
+    "/node_modules/",
+    ...(process.env.DATABASE_URL ? [...runOnce.databaseFree, ...runOnce.embeddedOnly].map((p) => `<rootDir>/${p}`) : []),
+  ],
   setupFiles: ["<rootDir>/test/support/env.ts"],
   // One migrated template database per run, copied per test file (test/support/templates.ts).
   globalSetup: "<rootDir>/test/support/global-setup.ts",

@@ -12,12 +12,16 @@ import { createDb, type Db } from "../../src/db/client";
 import { migrate } from "../../src/db/migrate";
 import { PG_TEMPLATE_ENV, databaseUrl, embeddedTemplate, withAdmin } from "./templates";
 
+// The list jest.config.js (CommonJS) reads too.
+const { databaseFree } = require("./run-once.js") as { databaseFree: string[] };
+
 export interface TestDb extends Db {
   /** The connection string of this file's own database (PostgreSQL only). */
   readonly url?: string;
 }
 
 export async function createTestDb(options: { migrate?: boolean } = {}): Promise<TestDb> {
+  refuseInDatabaseFreeFile();
   const serverUrl = process.env.DATABASE_URL;
   const migrated = options.migrate !== false;
   let db: Db;
@@ -74,4 +78,13 @@ export async function createTestDataDir(prefix: string): Promise<string> {
   const { dataDir, db } = await openTestDataDir(prefix);
   await db.close();
   return dataDir;
+}
+
+/** A file the PostgreSQL run skips as database-free (run-once.js) must not open the run's database. */
+function refuseInDatabaseFreeFile(): void {
+  const testPath = expect.getState().testPath;
+  if (!testPath) return;
+  const file = path.relative(path.resolve(__dirname, "../.."), testPath).split(path.sep).join("/");
+  if (databaseFree.some((entry) => (entry.endsWith("/") ? file.startsWith(entry) : file === entry)))
+    throw new Error(`${file} is listed as database-free in test/support/run-once.js but opens a test database: remove it from the list`);
 }
