@@ -116,13 +116,15 @@ const COMMANDS: Record<string, Command> = {
       throw error instanceof NewsUsageError ? new UsageError(error.message) : error;
     }
   }),
-  ingest: withDb(async (db, args) => {
-    const { INGEST_SOURCES, runIngest } = await import("../ingest");
+  ingest: async (args) => {
+    const { INGEST_SOURCES } = await import("../ingest");
+    // The sources, their files and tables: answered without opening the database.
+    if (args.flags.has("help")) return { sources: INGEST_SOURCES };
     const [, source, file] = args.positional;
-    if (!source || !file) throw new UsageError("usage: edmarket ingest <source> <file>");
+    if (!source || !file) throw new UsageError("usage: edmarket ingest <source> <file> (edmarket ingest --help lists the sources)");
     if (!(source in INGEST_SOURCES)) throw new UsageError(`unknown source ${source}; one of ${Object.keys(INGEST_SOURCES).join(", ")}`);
-    return runIngest(db, source, file, { progress: process.stderr.isTTY });
-  }),
+    return withDb(async (db) => (await import("../ingest")).runIngest(db, source, file, { progress: process.stderr.isTTY }))(args);
+  },
 };
 
 /** What the composition root (bin/cli.ts) wires in from outside src/: the REST adapter. */
@@ -133,6 +135,11 @@ export interface Composition {
 async function main(argv: string[], composition: Composition): Promise<void> {
   const args = parseArgs(argv);
   const [first, second] = args.positional;
+  // Asking for help never opens the database (it once started the service: no command means serve).
+  if (first === "help" || (args.flags.has("help") && first !== "ingest") || argv.includes("-h")) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   if (first === "serve" || first === undefined) {
     const role = (flag(args, "role", false) ?? "all") as "api" | "worker" | "all";
     if (!["api", "worker", "all"].includes(role)) throw new UsageError("--role must be api, worker or all");
