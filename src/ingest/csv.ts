@@ -133,6 +133,11 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
   }
   const headerLine = first.value.info.lines;
   const header = first.value.record.map((h) => h.trim());
+  // csv-parse builds an Error, stack trace and all, for every record whose length differs from its FIRST record's,
+  // even when relaxed; after a one-field title line (ELSI) that was every data row, a tenth of that file's load.
+  // Its expected length becomes the header's (an internal field: if it ever moves, only that cost comes back).
+  const parserState = (parser as unknown as { state?: { expectedRecordLength?: unknown } }).state;
+  if (typeof parserState?.expectedRecordLength === "number") parserState.expectedRecordLength = header.length;
   const seen = new Set<string>();
   for (const column of header) {
     // Unnamed columns (a trailing comma) are tolerated and never read.
