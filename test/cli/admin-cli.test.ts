@@ -129,7 +129,7 @@ describe("edmarket admin CLI", () => {
   it("answers --help, -h, help and ingest --help without opening a database (--help once started the service)", async () => {
     // A data directory and a server that do not exist: opening either would fail or create the directory.
     const untouched = path.join(os.tmpdir(), `edm-cli-help-${process.pid}`);
-    const helpEnv = { ...env, DATA_DIR: untouched, DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" };
+    const helpEnv: NodeJS.ProcessEnv = { ...env, DATA_DIR: untouched, DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" };
     if (!process.env.DATABASE_URL) delete helpEnv.DATABASE_URL;
     for (const args of [["--help"], ["-h"], ["help"]]) {
       const { stdout } = await run("node", ["scripts/run-ts.js", "bin/cli.ts", ...args], { cwd: root, env: helpEnv, timeout: 60_000 });

@@ -5,8 +5,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
 import { restAdapter } from "../../rest-adapter";
 import { createApp } from "../../src/app";
 import { loadEnv } from "../../src/config/env";
@@ -14,7 +12,7 @@ import { INSTALLED } from "../../src/graphql/features";
 import { logger, withRequestContext } from "../../src/logger";
 import { serve, type Started } from "../../src/server";
 import { createTestApp, type TestApp } from "../support/app";
-import { createTestDb } from "../support/db";
+import { createTestDataDir, createTestDb } from "../support/db";
 import { insertDistrict } from "../support/factories";
 
 /** Log lines written to stderr while `fn` runs, at LOG_LEVEL `level`. */
@@ -276,11 +274,12 @@ describe("operations", () => {
     });
 
     async function start(extra: Record<string, string>) {
-      // On PostgreSQL a fresh test database (serve opens its own pool on it and migrates it); else a new DATA_DIR.
-      const db = (serverDb = process.env.DATABASE_URL ? await createTestDb({ migrate: false }) : undefined);
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-ops-"));
+      // On PostgreSQL a test database of its own (serve opens its own pool on it); else a DATA_DIR of its own. Both are
+      // copies of the migrated template: serve's migrations and a new directory's initdb are tested elsewhere.
+      const db = (serverDb = process.env.DATABASE_URL ? await createTestDb() : undefined);
+      dataDir = db ? undefined : await createTestDataDir("edm-ops-");
       const env = loadEnv({
-        ...(db ? { DATABASE_URL: db.url! } : { DATA_DIR: dataDir }),
+        ...(db ? { DATABASE_URL: db.url! } : { DATA_DIR: dataDir! }),
         SEED_ON_EMPTY: "false",
         PORT: "0",
         HOST: "127.0.0.1",
