@@ -13,6 +13,7 @@ import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict } from "../support/factories";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+waitForBrowserInstall();
 const haveBrowser = fs.existsSync(CHROMIUM);
 if (!haveBrowser) {
   console.warn(`test/browser skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
@@ -112,3 +113,14 @@ maybe("browser pages with the network blocked", () => {
     }
   });
 });
+
+/**
+ * CI (.ci/run) installs Chromium while the suites already run and names a file it writes once the install has
+ * ended (either way): this file waits for it, up to 10 minutes, before deciding whether to skip.
+ */
+function waitForBrowserInstall(): void {
+  const marker = process.env.CI_BROWSER_INSTALLED;
+  if (!marker) return;
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  for (const deadline = Date.now() + 600_000; !fs.existsSync(marker) && Date.now() < deadline;) Atomics.wait(sleeper, 0, 0, 500);
+}
