@@ -225,7 +225,7 @@ export type CreateListInput = {
 
 /** POST /projects body. */
 export type CreateProjectInput = {
-  /** The ideal-customer profile: any JSON object, or null. */
+  /** The ideal-customer profile, or null: an object of optional properties (any other is a 400 naming it). states: Two-letter codes of the states the team sells in (upper-cased). entity_types: Who it sells to: district, school. min_enrollment: Smallest enrollment (the record's student_count) of a fit. max_enrollment: Largest enrollment of a fit; not below min_enrollment. locales: Locales of a fit: city, suburban, town, rural. signal_types: Signal types of interest (the signal_type values of GET /signals, noise aside). vendor_categories_sold: Vendor categories the team sells: sis, lms, assessment, communication, hr, finance, security, sso, devices, other. vendor_categories_displaced: Vendor categories whose incumbents it replaces (same values). keywords: Words or phrases of interest, 1 to 100 characters each. */
   icp?: unknown;
   /** 1 to 200 characters (surrounding spaces are trimmed). */
   name: string;

@@ -107,17 +107,55 @@ describe("projects and lists", () => {
       expectError(await t.get("/api/v1/projects?limit=5"), 400, /limit/);
     });
 
+    it("checks the ideal customer profile: known properties only, each value's shape, normalised as stored", async () => {
+      const full = {
+        states: ["ne", "IA", "NE"],
+        entity_types: ["district", "school"],
+        min_enrollment: 500,
+        max_enrollment: 50000,
+        locales: ["rural", "town"],
+        signal_types: ["facility_bond", "technology_initiative"],
+        vendor_categories_sold: ["lms"],
+        vendor_categories_displaced: ["sis", "lms"],
+        keywords: ["  one-to-one devices ", "STEM"],
+      };
+      const created = await post("/api/v1/projects", { name: "Profiled", icp: full }).expect(201);
+      // States upper-cased, repeats dropped, keywords trimmed; stored and listed as checked.
+      expect(created.body.data.icp).toEqual({ ...full, states: ["NE", "IA"], keywords: ["one-to-one devices", "STEM"] });
+      const stored = await t.db.prisma.project.findUniqueOrThrow({ where: { id: created.body.data.id }, select: { icp: true } });
+      expect(stored.icp).toEqual(created.body.data.icp);
+
+      const before = await count("projects");
+      const cases: [unknown, RegExp][] = [
+        [{ segments: ["charter"] }, /^icp\.segments is not a profile property; known: states, entity_types, min_enrollment, /],
+        [{ states: "NE" }, /^icp\.states must be an array$/],
+        [{ states: ["NE", "Nebraska"] }, /^icp\.states\[1\] must be a two-letter state code$/],
+        [{ entity_types: ["charter"] }, /^icp\.entity_types\[0\] must be one of district, school$/],
+        [{ min_enrollment: -1 }, /^icp\.min_enrollment must be a whole number of students from 0 to 10000000$/],
+        [{ max_enrollment: 1.5 }, /^icp\.max_enrollment must be a whole number/],
+        [{ min_enrollment: 900, max_enrollment: 100 }, /^icp\.min_enrollment must not exceed icp\.max_enrollment$/],
+        [{ locales: ["urban"] }, /^icp\.locales\[0\] must be one of city, suburban, town, rural$/],
+        [{ signal_types: ["noise"] }, /^icp\.signal_types\[0\] must be one of chronic_absenteeism, /],
+        [{ vendor_categories_sold: ["crm"] }, /^icp\.vendor_categories_sold\[0\] must be one of sis, lms, /],
+        [{ keywords: [""] }, /^icp\.keywords\[0\] must be text of 1 to 100 characters$/],
+        [{ keywords: ["x".repeat(101)] }, /^icp\.keywords\[0\] must be text of 1 to 100 characters$/],
+        [{ keywords: Array.from({ length: 61 }, (_, i) => `k${i}`) }, /^icp\.keywords must have at most 60 values$/],
+      ];
+      for (const [icp, message] of cases) expectError(await post("/api/v1/projects", { name: "Bad profile", icp }), 400, message);
+      expect(await count("projects")).toBe(before);
+    });
+
     it("serves the same through GraphQL (projects, createProject), errors coded", async () => {
       const created = await t.graphql(
         `mutation($input: CreateProjectInput!) { createProject(input: $input) { id name icp createdAt } }`,
-        { input: { name: "GraphQL project", icp: { segments: ["charter"] } } },
+        { input: { name: "GraphQL project", icp: { keywords: ["charter"] } } },
         "free",
       );
       expect(created.errors).toBeUndefined();
       expect(created.data.createProject).toEqual({
         id: expect.stringMatching(UUID),
         name: "GraphQL project",
-        icp: { segments: ["charter"] },
+        icp: { keywords: ["charter"] },
         createdAt: expect.stringMatching(TIMESTAMP),
       });
       const listed = await t.graphql(`{ projects { id name icp createdAt } }`, undefined, "free");
@@ -128,6 +166,15 @@ describe("projects and lists", () => {
 
       const bad = await t.graphql(`mutation { createProject(input: { name: "ok", icp: [1] }) { id } }`, undefined, "free");
       expect(bad.errors?.[0]).toMatchObject({ message: "icp must be a JSON object or null", extensions: { code: "BAD_USER_INPUT" } });
+      const badIcp = await t.graphql(
+        `mutation { createProject(input: { name: "ok", icp: { segments: ["charter"] } }) { id } }`,
+        undefined,
+        "free",
+      );
+      expect(badIcp.errors?.[0]).toMatchObject({
+        message: expect.stringMatching(/^icp\.segments is not a profile property; known: states, /),
+        extensions: { code: "BAD_USER_INPUT" },
+      });
       const unknown = await t.graphql(`mutation { createProject(input: { name: "ok", colour: "red" }) { id } }`, undefined, "free");
       expect(unknown.errors?.[0].extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
     });

@@ -2427,7 +2427,7 @@ export interface components {
             id: string;
             /** @description Project name (1 to 200 characters). */
             name: string;
-            /** @description The ideal-customer profile: a JSON object as it was given, or null. */
+            /** @description The ideal-customer profile as checked (states upper-cased, lists without repeats), or null; see CreateProjectInput.icp. */
             icp: unknown;
             /**
              * Format: date-time
@@ -2439,7 +2439,7 @@ export interface components {
         CreateProjectInput: {
             /** @description 1 to 200 characters (surrounding spaces are trimmed). */
             name: string;
-            /** @description The ideal-customer profile: any JSON object, or null. */
+            /** @description The ideal-customer profile, or null: an object of optional properties (any other is a 400 naming it). states: Two-letter codes of the states the team sells in (upper-cased). entity_types: Who it sells to: district, school. min_enrollment: Smallest enrollment (the record's student_count) of a fit. max_enrollment: Largest enrollment of a fit; not below min_enrollment. locales: Locales of a fit: city, suburban, town, rural. signal_types: Signal types of interest (the signal_type values of GET /signals, noise aside). vendor_categories_sold: Vendor categories the team sells: sis, lms, assessment, communication, hr, finance, security, sso, devices, other. vendor_categories_displaced: Vendor categories whose incumbents it replaces (same values). keywords: Words or phrases of interest, 1 to 100 characters each. */
             icp?: unknown;
         };
         /**

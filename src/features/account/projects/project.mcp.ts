@@ -1,5 +1,6 @@
 import { parse } from "graphql";
 import { definedOnly, type McpToolSpec } from "../../../graphql/mcp-tool";
+import { ICP_PROPERTIES } from "./project.icp";
 
 const PROJECT = "id name icp createdAt";
 
@@ -39,7 +40,10 @@ export const projectTools: McpToolSpec[] = [
       type: "object",
       properties: {
         name: { type: "string", minLength: 1, maxLength: 200, description: "1 to 200 characters (surrounding spaces are trimmed)." },
-        icp: { type: "object", description: "The ideal-customer profile: any JSON object (optional)." },
+        icp: {
+          type: "object",
+          description: `The ideal-customer profile (optional); its properties: ${Object.keys(ICP_PROPERTIES).join(", ")} (any other is refused with a 400 naming it).`,
+        },
       },
       required: ["name"],
       additionalProperties: false,

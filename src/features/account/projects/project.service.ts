@@ -9,6 +9,7 @@ import { BadRequestError, NotFoundError } from "../../../graphql/errors";
 import type { Viewer } from "../auth/viewer";
 import type { EntityKind } from "../../kits/common/entity-kind";
 import type { Tx } from "../../../db/transaction";
+import { checkIcp } from "./project.icp";
 import { PROJECT_NAME_MAX } from "./project.inputs";
 import type { Project } from "./project.type";
 
@@ -51,9 +52,7 @@ export interface ProjectInput {
 export function checkProjectInput(input: ProjectInput): { name: string; icp: Prisma.InputJsonObject | null } {
   const name = typeof input.name === "string" ? input.name.trim() : "";
   if (!name || name.length > PROJECT_NAME_MAX) throw new BadRequestError(`name must be 1 to ${PROJECT_NAME_MAX} characters`);
-  const icp = input.icp ?? null;
-  if (icp !== null && (typeof icp !== "object" || Array.isArray(icp))) throw new BadRequestError("icp must be a JSON object or null");
-  return { name, icp: icp as Prisma.InputJsonObject | null };
+  return { name, icp: checkIcp(input.icp) as Prisma.InputJsonObject | null };
 }
 
 /** A new project of `organizationId` (the caller's organization, or one the CLI checked exists). */

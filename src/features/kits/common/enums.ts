@@ -73,3 +73,20 @@ for (const [name, values] of Object.entries({
 })) {
   registerEnumType(values, { name });
 }
+
+/** Signal types (contract section 9): what a news signal is about; `noise` is stored but never listed. */
+export const SIGNAL_TYPES = [
+  "chronic_absenteeism",
+  "staffing_shortage",
+  "budget_deficit",
+  "budget_surplus",
+  "technology_initiative",
+  "curriculum_adoption",
+  "facility_bond",
+  "safety_incident",
+  "leadership_change",
+  "enrollment_change",
+  "grant_award",
+  "rfp_released",
+  "noise",
+] as const;

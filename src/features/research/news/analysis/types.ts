@@ -1,20 +1,9 @@
 /** The shapes of the news analysis: what goes in (an article's text) and what comes out (signals with their entities). */
 
-export const SIGNAL_TYPES = [
-  "chronic_absenteeism",
-  "staffing_shortage",
-  "budget_deficit",
-  "budget_surplus",
-  "technology_initiative",
-  "curriculum_adoption",
-  "facility_bond",
-  "safety_incident",
-  "leadership_change",
-  "enrollment_change",
-  "grant_award",
-  "rfp_released",
-  "noise",
-] as const;
+import { SIGNAL_TYPES } from "../../../kits/common/enums";
+
+// The contract's value list (section 9) lives with the other value lists: projects' profiles name the types too.
+export { SIGNAL_TYPES };
 export type SignalType = (typeof SIGNAL_TYPES)[number];
 
 export const BUYING_INTENTS = ["none", "low", "medium", "high"] as const;
