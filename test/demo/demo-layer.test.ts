@@ -27,6 +27,8 @@ import {
 import { buildIntelligence } from "../../src/seed/demo/intelligence";
 import { districtEntity } from "../../src/seed/demo/model";
 import { withReferenceDay } from "../../src/seed/demo/random";
+import { seedDemoOrganizations } from "../../src/features/account/organizations/demo-organizations";
+import { checkIcp } from "../../src/features/account/projects/project.icp";
 import { createTestDb, type TestDb } from "../support/db";
 
 const STATES = ["NE", "CA", "FL", "TX", "MI", "NY"];
@@ -620,5 +622,25 @@ describe("demo dates", () => {
   it("refuses a reference day that is not YYYY-MM-DD", () => {
     expect(() => build("2031-02-30")).toThrow(/YYYY-MM-DD/);
     expect(() => build("17/02/2031")).toThrow(/YYYY-MM-DD/);
+  });
+});
+
+describe("the demo organizations", () => {
+  it("are created with projects whose profile passes the profile check (a refused one stopped the first start)", async () => {
+    const db = await createTestDb();
+    try {
+      const { organizations } = await seedDemoOrganizations(db);
+      const projects = await db.prisma.project.findMany({ select: { id: true, icp: true } });
+      expect(projects.map((p) => p.id).sort()).toEqual(
+        Object.values(organizations)
+          .map((o) => o.projectId)
+          .sort(),
+      );
+      for (const { icp } of projects) expect(checkIcp(icp)).toEqual(icp);
+      // A second run keeps them.
+      expect((await seedDemoOrganizations(db)).organizations).toEqual(organizations);
+    } finally {
+      await db.close();
+    }
   });
 });

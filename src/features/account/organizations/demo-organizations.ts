@@ -40,7 +40,7 @@ export async function seedDemoOrganizations(db: Db): Promise<DemoOrganizations> 
     });
     const projectId =
       project?.id ??
-      (await createProject(db, organizationId, "Demo project", { segments: ["K-12 districts"], states: ["NE", "CA"] })).projectId;
+      (await createProject(db, organizationId, "Demo project", { entity_types: ["district"], states: ["NE", "CA"] })).projectId;
     demo_keys[org.key] = (await createApiKey(db, organizationId, "demo key")).apiKey;
     organizations[org.key] = { organizationId, projectId };
   }
