@@ -117,13 +117,13 @@ const COMMANDS: Record<string, Command> = {
     }
   }),
   ingest: async (args) => {
-    const { INGEST_SOURCES } = await import("../ingest");
+    const { INGEST_SOURCES, runIngest } = await import("../ingest");
     // The sources, their files and tables: answered without opening the database.
     if (args.flags.has("help")) return { sources: INGEST_SOURCES };
     const [, source, file] = args.positional;
     if (!source || !file) throw new UsageError("usage: edmarket ingest <source> <file> (edmarket ingest --help lists the sources)");
     if (!(source in INGEST_SOURCES)) throw new UsageError(`unknown source ${source}; one of ${Object.keys(INGEST_SOURCES).join(", ")}`);
-    return withDb(async (db) => (await import("../ingest")).runIngest(db, source, file, { progress: process.stderr.isTTY }))(args);
+    return withDb((db) => runIngest(db, source, file, { progress: process.stderr.isTTY }))(args);
   },
 };
 

@@ -128,6 +128,8 @@ describe("projects and lists", () => {
       const before = await count("projects");
       const cases: [unknown, RegExp][] = [
         [{ segments: ["charter"] }, /^icp\.segments is not a profile property; known: states, entity_types, min_enrollment, /],
+        [{ constructor: 1 }, /^icp\.constructor is not a profile property; known: states, /],
+        [JSON.parse('{"__proto__": {"states": ["NE"]}}'), /^icp\.__proto__ is not a profile property; known: states, /],
         [{ states: "NE" }, /^icp\.states must be an array$/],
         [{ states: ["NE", "Nebraska"] }, /^icp\.states\[1\] must be a two-letter state code$/],
         [{ entity_types: ["charter"] }, /^icp\.entity_types\[0\] must be one of district, school$/],

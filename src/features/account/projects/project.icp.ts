@@ -49,7 +49,7 @@ const enrollment: Check = (value, at) =>
     ? value
     : fail(at, `must be a whole number of students from 0 to ${ENROLLMENT_MAX}`);
 
-/** Each property: its check and its description (field dictionary, docs/opportunities.md). */
+/** Each property: its check and its description (field dictionary, MCP tool, README). */
 export const ICP_PROPERTIES: Readonly<Record<string, { check: Check; description: string }>> = {
   states: { check: listOf(stateCode), description: "Two-letter codes of the states the team sells in (upper-cased)." },
   entity_types: { check: listOf(oneOf(ENTITY_TYPES)), description: "Who it sells to: district, school." },
@@ -79,7 +79,8 @@ export function checkIcp(value: unknown): Icp | null {
   if (typeof value !== "object" || Array.isArray(value)) throw new BadRequestError("icp must be a JSON object or null");
   const checked: Icp = {};
   for (const [property, raw] of Object.entries(value as Record<string, unknown>)) {
-    const definition = ICP_PROPERTIES[property];
+    // Own properties only: "constructor" or "__proto__" in a body must be refused, not found on Object's prototype.
+    const definition = Object.hasOwn(ICP_PROPERTIES, property) ? ICP_PROPERTIES[property] : undefined;
     if (!definition)
       throw new BadRequestError(`icp.${property} is not a profile property; known: ${Object.keys(ICP_PROPERTIES).join(", ")}`);
     checked[property] = definition.check(raw, `icp.${property}`);
