@@ -2,7 +2,7 @@
  * The job runtime as the service composes it, for every process that starts one (`serve`, the MCP stdio
  * server, the test app): the installed features' jobs, the credits feature's hold sweeper whose releases fail
  * their unlock, the news feature's scheduler of feed polls (NEWS_POLL_MINUTES), the news ingest as the extraction
- * pipeline's sink for a district site's news pages, and the demo layer's extraction as the pipeline's fallback
+ * pipeline's sink for a district site's news pages, the opportunity agent's scheduler, and the demo layer's extraction as the pipeline's fallback
  * (EXTRACTION_DEMO_FALLBACK).
  * A composition root: the one production file besides src/seed.ts that imports the demo seed (src/seed/).
  */
@@ -12,6 +12,7 @@ import { sweepExpiredHolds } from "./features/account/credits/credits.jobs";
 import { unlockHoldReleased } from "./features/account/unlocks/unlock.jobs";
 import { useExtractionFallback } from "./features/research/extraction/extraction.extractor";
 import { scheduleFeedPolls } from "./features/research/news/news.jobs";
+import { scheduleOpportunityRuns } from "./features/research/opportunities/opportunity.jobs";
 import { useSiteNewsSink } from "./features/research/extraction/site-news";
 import { logger } from "./logger";
 import { startJobs, type Jobs } from "./jobs/worker";
@@ -28,6 +29,10 @@ export async function startServiceJobs(db: Db, env: Env, options: { work: boolea
       // A feed scheduling problem is logged, and does not make the worker look stalled.
       await scheduleFeedPolls(database, queue, env).catch((error: Error) =>
         logger.warn("feed poll scheduling failed", { error: error.message }),
+      );
+      // The opportunity agent runs for new projects, changed profiles and new signals.
+      await scheduleOpportunityRuns(database, queue).catch((error: Error) =>
+        logger.warn("opportunity agent scheduling failed", { error: error.message }),
       );
     },
   });

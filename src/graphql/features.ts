@@ -23,6 +23,7 @@ import { blocksFeature } from "../features/kits/blocks/feature";
 import { briefsFeature } from "../features/research/briefs/feature";
 import { intelligenceFeature } from "../features/research/intelligence/feature";
 import { newsFeature } from "../features/research/news/feature";
+import { opportunitiesFeature } from "../features/research/opportunities/feature";
 import { wholeDictionary } from "./dictionary";
 import { installFeatures, type Feature } from "./feature";
 
@@ -44,6 +45,7 @@ export const FEATURES: readonly Feature[] = [
   intelligenceFeature,
   briefsFeature,
   newsFeature,
+  opportunitiesFeature,
   // the account and its money
   organizationsFeature,
   projectsFeature,

@@ -4,6 +4,7 @@
  * attempt `onFinalFailure` runs before the job is marked failed, so compensation (releasing a hold)
  * happens exactly when no retry is left.
  */
+import crypto from "node:crypto";
 import type { Env } from "../config/env";
 import type { Db } from "../db/client";
 
@@ -30,3 +31,9 @@ export const defineJob = <T>(job: JobDefinition<T>): JobDefinition<T> => {
   if (!/^[a-z][a-z0-9_.-]*$/.test(job.name)) throw new Error(`job: bad name ${job.name}`);
   return job;
 };
+
+/** A UUID (version 5 layout) from a text: one state of a thing is one job id, so sending it again adds nothing. */
+export function jobIdOf(text: string): string {
+  const hex = crypto.createHash("sha256").update(text).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}

@@ -532,6 +532,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/opportunities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /opportunities
+         * @description Opportunities of the caller's organization's projects (GET /api/v1/opportunities).
+         */
+        get: operations["getOpportunities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/opportunities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /opportunities/{id}
+         * @description One opportunity of the caller's organization (GET /api/v1/opportunities/{id}); null otherwise.
+         */
+        get: operations["getOpportunity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/opportunities/{id}/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /opportunities/{id}/verification
+         * @description The verdict of one opportunity (GET /api/v1/opportunities/{id}/verification); not_found otherwise.
+         */
+        get: operations["getOpportunityVerification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/opportunities/{id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /opportunities/{id}/refresh
+         * @description Re-checks an opportunity at its sources (POST /api/v1/opportunities/{id}/refresh).
+         */
+        post: operations["postRefreshOpportunity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/org": {
         parameters: {
             query?: never;
@@ -574,6 +654,26 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * PATCH /projects/{id}
+         * @description Renames a project of the caller's organization or replaces its profile (PATCH /api/v1/projects/{id}).
+         */
+        patch: operations["patchUpdateProject"];
         trace?: never;
     };
     "/projects/{id}/follows": {
@@ -2418,6 +2518,137 @@ export interface components {
             /** @description With a `contractor` filter: the matching contractors' names as filed (several joined by '; '); otherwise null. */
             contractor_paid: string | null;
         };
+        /**
+         * @description Sort columns of opportunities (orderBy / order_by).
+         * @enum {string}
+         */
+        OpportunityOrderField: "created_at" | "confidence" | "event_date" | "window_ends_on";
+        /** @description A sales opportunity the agent wrote for a project: what to do, for whom, by when, and whether it still stands. Written once (unverified, last_verified_at null), never re-checked on its own. */
+        OpportunityRecord: {
+            /**
+             * Format: uuid
+             * @description Our id of the opportunity (UUID).
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The project of the caller's organization it was written for.
+             */
+            project_id: string;
+            /** @description district or school. */
+            entity_type: string;
+            /**
+             * Format: uuid
+             * @description The district (of a school's opportunity: the school's district).
+             */
+            district_id: string | null;
+            /**
+             * Format: uuid
+             * @description The school; null for a district's opportunity.
+             */
+            school_id: string | null;
+            /** @description Where it is: the entity's city and state. */
+            geo_scope: string | null;
+            /** @description What it is, in a line. */
+            title: string;
+            /** @description The signal's type (GET /signals); null for a supplementary prospect. */
+            signal_type: string | null;
+            /**
+             * Format: date
+             * @description The date of the event behind it (YYYY-MM-DD).
+             */
+            event_date: string | null;
+            /** @description Where eventDate comes from: signal_date, article_published_at, bid_posted_on, unlocked_at, federal_school_year (fall of the latest year counted), federal_fiscal_year. */
+            event_date_basis: string | null;
+            /** @description Why act now: the signal's summary and source, or the catalogue's figures behind a prospect. */
+            why_now: string | null;
+            /** @description What to do about it. */
+            suggested_action: string | null;
+            /** @description What to bear in mind: match confidence, assumed windows, lagging federal data, demo sources. */
+            caveats: string | null;
+            /** @description The agent's confidence, 0 to 1: extraction confidence x entity match confidence x buying intent (high 1, medium 0.85, low 0.7, none 0.5); fixed per reason for prospects. */
+            confidence: number | null;
+            /** @description The sources of the claim (the article; the bid; the federal files behind a prospect's figures). */
+            source_urls: string[];
+            /** @description The signals it was written from (GET /news/{id} of their article); empty for a prospect. */
+            signal_ids: string[];
+            /** @description Up to 3 listed contacts of the entity (district-level first); email only where unlocked. */
+            contacts: {
+                /**
+                 * Format: uuid
+                 * @description Our id of the contact (GET /contacts/{id}).
+                 */
+                contact_id: string;
+                /** @description The contact's name. */
+                name: string;
+                /** @description The contact's job title. */
+                title: string | null;
+                /** @description Gated: null unless the caller's organization unlocked the contact (2 credits). */
+                email: string | null;
+                /** @description The contact's email status. */
+                email_status: string | null;
+                /** @description Where the contact was found. */
+                source: string | null;
+            }[];
+            /** @description Questions to ask next (a brief, the MCP tools). */
+            suggested_prompts: string[];
+            /** @description false: written from a signal; true: fallback prospecting against the ideal customer profile (no signal matched the project). */
+            supplementary: boolean;
+            /** @description unverified, verifying, confirmed or unreachable (see VerificationStatus). */
+            verification_status: components["schemas"]["VerificationStatus"];
+            /** @description unknown, open, closing, durable or closed, as of today (see WindowStatus). */
+            window_status: components["schemas"]["WindowStatus"];
+            /**
+             * Format: date-time
+             * @description When the last verification run ended (UTC); null when never re-checked.
+             */
+            last_verified_at: string | null;
+            /** @description The last run's verdict in words. */
+            verification_note: string | null;
+            /**
+             * Format: date
+             * @description When the window ends (YYYY-MM-DD): a date the source names, else the usual span of the signal type; null when durable or unknown.
+             */
+            window_ends_on: string | null;
+            /** @description The last verification run's check of each source. */
+            source_checks: components["schemas"]["SourceCheckRecord"][];
+            /** @description agent; demo when written from a demo signal (not a real event). */
+            data_source: string;
+            /**
+             * Format: date-time
+             * @description When the agent wrote it (UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed (a verification run) (UTC).
+             */
+            updated_at: string;
+        };
+        /**
+         * @description The verdict of the last verification run (spec Opportunity verification state table).
+         * @enum {string}
+         */
+        VerificationStatus: "unverified" | "confirmed" | "unreachable" | "verifying";
+        /**
+         * @description How long acting on it makes sense, decided from dates and today, independently of the verdict.
+         * @enum {string}
+         */
+        WindowStatus: "unknown" | "open" | "closing" | "durable" | "closed";
+        /** @description One source's check in the last verification run. */
+        SourceCheckRecord: {
+            /** @description The source URL checked (a catalogue reason: the source of its figures, re-read from the ingested files). */
+            url: string;
+            /**
+             * Format: date-time
+             * @description When it was checked (UTC).
+             */
+            checked_at: string;
+            /** @description ok (reachable and still saying it), changed (reachable, the claim is gone), gone (HTTP 404 or 410), unreachable (no answer, timeout, other HTTP error, robots.txt, refused address). */
+            status: string;
+            /** @description What was found, in words. */
+            note: string | null;
+        };
         /** @description A project of the caller's organization: a name and an ideal-customer profile (GET /projects). */
         ProjectRecord: {
             /**
@@ -2440,6 +2671,13 @@ export interface components {
             /** @description 1 to 200 characters (surrounding spaces are trimmed). */
             name: string;
             /** @description The ideal-customer profile, or null: an object of optional properties (any other is a 400 naming it). states: Two-letter codes of the states the team sells in (upper-cased). entity_types: Who it sells to: district, school. min_enrollment: Smallest enrollment (the record's student_count) of a fit. max_enrollment: Largest enrollment of a fit; not below min_enrollment. locales: Locales of a fit: city, suburban, town, rural. signal_types: Signal types of interest (the signal_type values of GET /signals, noise aside). vendor_categories_sold: Vendor categories the team sells: sis, lms, assessment, communication, hr, finance, security, sso, devices, other. vendor_categories_displaced: Vendor categories whose incumbents it replaces (same values). keywords: Words or phrases of interest, 1 to 100 characters each. */
+            icp?: unknown;
+        };
+        /** @description PATCH /projects/{id} body: the properties to change (an absent one stays as it is). */
+        UpdateProjectInput: {
+            /** @description 1 to 200 characters (surrounding spaces are trimmed); null is refused. */
+            name?: string | null;
+            /** @description The new ideal-customer profile (replaces the old one whole), or null to clear it; checked as CreateProjectInput.icp. A change makes the opportunity agent run again for the project. */
             icp?: unknown;
         };
         /**
@@ -5666,6 +5904,193 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
+    getOpportunities: {
+        parameters: {
+            query?: {
+                /** @description Only this project's opportunities (a project of the caller's organization; another id is a 404). */
+                project_id?: string;
+                /** @description false: signal-based opportunities only; true: fallback prospecting against the ideal customer profile only. */
+                supplementary?: boolean;
+                /** @description Sort column (default created_at); nulls last, ties broken by ascending id. */
+                order_by?: components["schemas"]["OpportunityOrderField"];
+                /** @description true (default): ascending; false: descending. */
+                order_ascending?: boolean;
+                /** @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped. */
+                limit?: number;
+                /** @description Records to skip before the page, 0 or more (default 0). */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The opportunities of this page, in the requested order. */
+                        data: components["schemas"]["OpportunityRecord"][];
+                        /** @description Total over the whole result set, and the page's limit and offset. */
+                        pagination: {
+                            /**
+                             * Format: int32
+                             * @description How many records match the filters over all pages.
+                             */
+                            total: number;
+                            /**
+                             * Format: int32
+                             * @description The page size used (the limit argument or its default).
+                             */
+                            limit: number;
+                            /**
+                             * Format: int32
+                             * @description Records skipped before this page.
+                             */
+                            offset: number;
+                            /** @description true when records follow this page (offset + limit < total). */
+                            has_more: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getOpportunity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this endpoint answered before: 304 with no body while the record reads the same. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Our id of the opportunity (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The record (or records) asked for. */
+                        data: components["schemas"]["OpportunityRecord"];
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getOpportunityVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Our id of the opportunity (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description unverified, verifying, confirmed or unreachable. */
+                        verification_status: components["schemas"]["VerificationStatus"];
+                        /** @description unknown, open, closing, durable or closed, as of today. */
+                        window_status: components["schemas"]["WindowStatus"];
+                        /**
+                         * Format: date-time
+                         * @description When the last run ended (UTC); null when never re-checked.
+                         */
+                        last_verified_at: string | null;
+                        /** @description The last run's verdict in words. */
+                        verification_note: string | null;
+                        /** @description The last run's check of each source. */
+                        source_checks: components["schemas"]["SourceCheckRecord"][];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postRefreshOpportunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Our id of the opportunity (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description verifying: poll GET /opportunities/{id}/verification. */
+                        verification_status: components["schemas"]["VerificationStatus"];
+                        /** @description true when this request started a run; false when one was already in flight (no second run). */
+                        started: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
     getOrganization: {
         parameters: {
             query?: never;
@@ -5772,6 +6197,44 @@ export interface operations {
         responses: {
             /** @description Created. */
             201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The record (or records) asked for. */
+                        data: components["schemas"]["ProjectRecord"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    patchUpdateProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Our id of the project (UUID); another organization's is a 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProjectInput"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];

@@ -69,6 +69,7 @@ export function buildOpportunities(
         organization_id: project.organizationId,
         project_id: project.projectId,
         entity_type: entity.kind,
+        dedupe_key: `${entity.kind}:${entity.id}:${signal ? String(signal.row.id) : "profile"}`,
         district_id: entity.district_id,
         school_id: entity.kind === "school" ? entity.id : null,
         geo_scope: entity.state,

@@ -3,7 +3,7 @@ import { projectTools } from "./project.mcp";
 import { projectsDictionary } from "./project.dictionary";
 import { ProjectResolver } from "./project.resolver";
 
-/** The caller's projects (GET/POST /projects). */
+/** The caller's projects (GET/POST /projects, PATCH /projects/{id}). */
 export const projectsFeature = defineFeature({
   name: "projects",
   dictionary: projectsDictionary,
@@ -19,6 +19,7 @@ export const projectsFeature = defineFeature({
       wrap: true,
       status: 201,
     },
+    { method: "PATCH", path: "/projects/:id", operation: "UpdateProject", input: "json-body", select: ["update_project"], wrap: true },
   ],
   mcp: projectTools,
 });

@@ -12,6 +12,11 @@ export const projectsDictionary: Dictionary = {
     name: "1 to 200 characters (surrounding spaces are trimmed).",
     icp: `The ideal-customer profile, or null: an object of optional properties (any other is a 400 naming it). ${ICP_DESCRIPTION}`,
   },
+  UpdateProjectInput: {
+    [TYPE]: "PATCH /projects/{id} body: the properties to change (an absent one stays as it is).",
+    name: "1 to 200 characters (surrounding spaces are trimmed); null is refused.",
+    icp: `The new ideal-customer profile (replaces the old one whole), or null to clear it; checked as CreateProjectInput.icp. A change makes the opportunity agent run again for the project.`,
+  },
   Project: {
     [TYPE]: "A project of the caller's organization: a name and an ideal-customer profile (GET /projects).",
     id: "Our id of the project (UUID).",
@@ -25,5 +30,8 @@ export const projectsDictionary: Dictionary = {
   Mutation: {
     "createProject(input)": "The project's name and ideal-customer profile.",
     createProject: "A new project of the caller's organization (POST /api/v1/projects).",
+    updateProject: "Renames a project of the caller's organization or replaces its profile (PATCH /api/v1/projects/{id}).",
+    "updateProject(id)": "Our id of the project (UUID); another organization's is a 404.",
+    "updateProject(input)": "What changes.",
   },
 };

@@ -10,3 +10,11 @@ export class CreateProjectInput {
   @Field(() => JSONScalar, { nullable: true })
   icp?: unknown;
 }
+
+/** PATCH /projects/{id} body: what changes (an absent property stays; icp null clears the profile). */
+@InputType()
+export class UpdateProjectInput {
+  @Field(() => String, { nullable: true }) name?: string | null;
+  @Field(() => JSONScalar, { nullable: true })
+  icp?: unknown;
+}

@@ -1,7 +1,8 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import type { Context } from "../../../graphql/context";
-import { CreateProjectInput } from "./project.inputs";
-import { createProject, listProjects } from "./project.service";
+import { UUIDScalar } from "../../../graphql/scalars";
+import { CreateProjectInput, UpdateProjectInput } from "./project.inputs";
+import { createProject, listProjects, updateProject } from "./project.service";
 import { Project } from "./project.type";
 
 @Resolver(() => Project)
@@ -14,5 +15,14 @@ export class ProjectResolver {
   @Mutation(() => Project)
   createProject(@Arg("input", () => CreateProjectInput) input: CreateProjectInput, @Ctx() ctx: Context): Promise<Project> {
     return createProject(ctx.db, ctx.viewer.organizationId, input);
+  }
+
+  @Mutation(() => Project)
+  updateProject(
+    @Arg("id", () => UUIDScalar) id: string,
+    @Arg("input", () => UpdateProjectInput) input: UpdateProjectInput,
+    @Ctx() ctx: Context,
+  ): Promise<Project> {
+    return updateProject(ctx.db, ctx.viewer.organizationId, id, input);
   }
 }

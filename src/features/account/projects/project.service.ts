@@ -64,3 +64,27 @@ export async function createProject(db: Db, organizationId: string, input: Proje
   });
   return row as Project;
 }
+
+/**
+ * PATCH /projects/{id}: a new name or profile for a project of the caller's organization (404 otherwise). A changed
+ * profile moves updated_at, which the opportunity agent's sweep notices (docs/opportunities.md).
+ */
+export async function updateProject(
+  db: Db,
+  organizationId: string,
+  id: string,
+  input: { name?: unknown; icp?: unknown },
+): Promise<Project> {
+  const data: Prisma.ProjectUpdateManyMutationInput = { updated_at: new Date() };
+  if (input.name !== undefined) {
+    if (input.name === null) throw new BadRequestError("name must be 1 to 200 characters (it cannot be null)");
+    data.name = checkProjectInput({ name: input.name }).name;
+  }
+  if (input.icp !== undefined) {
+    const icp = checkIcp(input.icp) as Prisma.InputJsonObject | null;
+    data.icp = icp ?? Prisma.DbNull;
+  }
+  const { count } = await db.prisma.project.updateMany({ where: { id, organization_id: organizationId }, data });
+  if (!count) throw new NotFoundError(`project ${id}`);
+  return (await db.prisma.project.findUniqueOrThrow({ where: { id }, select: PROJECT_COLUMNS })) as Project;
+}

@@ -4,10 +4,9 @@
  * from the feed and the current NEWS_POLL_MINUTES period, so a feed has at most one poll queued per period;
  * the poll's claim on its feed row keeps two workers from polling it at once.
  */
-import crypto from "node:crypto";
 import type { Env } from "../../../config/env";
 import type { Db } from "../../../db/client";
-import { defineJob, type JobDefinition } from "../../../jobs/job";
+import { defineJob, jobIdOf, type JobDefinition } from "../../../jobs/job";
 
 export interface PollFeedData {
   feedId: string;
@@ -35,11 +34,7 @@ export interface PollSender {
  * same job, and each retry after a failure is a new one.
  */
 export function pollJobId(feedId: string, periodMs: number, now = Date.now(), failures = 0): string {
-  const hex = crypto
-    .createHash("sha256")
-    .update(`news.poll_feed:${feedId}:${Math.floor(now / periodMs)}${failures ? `:retry ${failures}` : ""}`)
-    .digest("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return jobIdOf(`news.poll_feed:${feedId}:${Math.floor(now / periodMs)}${failures ? `:retry ${failures}` : ""}`);
 }
 
 /**
