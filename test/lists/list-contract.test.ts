@@ -24,6 +24,7 @@ import { HEAD_START_LIST } from "../../src/features/catalogue/head-start/head-st
 import { OPERATOR_LIST } from "../../src/features/catalogue/operators/operator.inputs";
 import { SCHOOL_LIST } from "../../src/features/catalogue/schools/school.inputs";
 import { FEED_LIST } from "../../src/features/research/news/news.inputs";
+import { OPPORTUNITY_LIST } from "../../src/features/research/opportunities/opportunity.inputs";
 import { insertArticle } from "../news/support/articles";
 import { snake } from "../../src/graphql/naming";
 import type { Db } from "../../src/db/client";
@@ -40,7 +41,7 @@ interface ListCase {
   /** Parameters every request of the case adds (the whole set: inactive rows too, every duplicate). */
   base?: string;
   /** Rows with ties on every sort column (and a few without). */
-  seed: (db: Db) => Promise<unknown>;
+  seed: (db: Db, orgs: TestApp["orgs"]) => Promise<unknown>;
   /** A list with one order and no order parameters (the signals feed): its column and direction. */
   fixedOrder?: { column: string; ascending: boolean };
 }
@@ -124,6 +125,29 @@ const LISTS: ListCase[] = [
         ]);
     },
   },
+  {
+    list: OPPORTUNITY_LIST,
+    path: "/opportunities",
+    // The caller's (enterprise) organization's rows: three alike in every sort column, two others.
+    seed: async (db, orgs) => {
+      const district = await insertDistrict(db, { name: "Opportunity District", state: "NE" });
+      const project = await insert(db, "projects", { organization_id: orgs.enterprise, name: "Contract project" });
+      for (let n = 0; n < 5; n++)
+        await insert(db, "opportunities", {
+          organization_id: orgs.enterprise,
+          project_id: project,
+          entity_type: "district",
+          district_id: district,
+          dedupe_key: `district:${district}:${n}`,
+          title: `Opportunity ${n}`,
+          confidence: n < 3 ? 0.5 : n / 10,
+          event_date: n < 3 ? "2026-10-01" : null,
+          window_ends_on: n < 3 ? "2026-12-01" : null,
+          data_source: "test",
+          ...SAME_TIME,
+        });
+    },
+  },
 ];
 
 /** A value the parameter's type refuses, as a query-string value; none for free text. */
@@ -145,7 +169,7 @@ type Row = Record<string, unknown> & { id: string };
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  for (const { seed } of LISTS) await seed(t.db);
+  for (const { seed } of LISTS) await seed(t.db, t.orgs);
 });
 afterAll(() => t?.close());
 

@@ -181,6 +181,36 @@ describe("projects and lists", () => {
       expect(unknown.errors?.[0].extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
     });
 
+    it("PATCH /projects/{id} renames or replaces the profile; a bad body is a 400 and another organization's project a 404, untouched", async () => {
+      const patch = (id: string, body: unknown, plan: "free" | "enterprise" = "enterprise") =>
+        t.http
+          .patch(`/api/v1/projects/${id}`)
+          .set("Authorization", auth(plan))
+          .send(body as object);
+      const created = (await post("/api/v1/projects", { name: "Before", icp: { states: ["ne"] } }).expect(201)).body.data;
+      const renamed = await patch(created.id, { name: "  After  " }).expect(200);
+      expect(renamed.body.data).toEqual({ ...created, name: "After" });
+      const reprofiled = await patch(created.id, { icp: { states: ["ia", "IA"], min_enrollment: 100 } }).expect(200);
+      expect(reprofiled.body.data.icp).toEqual({ states: ["IA"], min_enrollment: 100 });
+      const cleared = await patch(created.id, { icp: null }).expect(200);
+      expect(cleared.body.data).toMatchObject({ name: "After", icp: null });
+
+      expectError(await patch(created.id, { icp: { states: ["Nebraska"] } }), 400, /^icp\.states\[0\] must be a two-letter state code/);
+      expectError(await patch(created.id, { name: "" }), 400, /^name must be 1 to 200 characters/);
+      expectError(await patch(created.id, { name: null }), 400, /^name must be 1 to 200 characters/);
+      expectError(await patch(created.id, { colour: "red" }), 400, /colour/);
+      expectError(await patch("not-a-uuid", { name: "x" }), 400, /id/);
+      expectError(await patch(NO_SUCH, { name: "x" }), 404, /project/);
+      // Another organization's project: a 404, and nothing changes.
+      expectError(await patch(created.id, { name: "Stolen", icp: null }, "free"), 404, /project/);
+      const kept = await t.graphql(`{ projects { id name } }`);
+      expect(kept.data.projects.find((p: Body) => p.id === created.id)).toEqual({ id: created.id, name: "After" });
+      const gql = await t.graphql(`mutation($id: UUID!) { updateProject(id: $id, input: { name: "Via GraphQL" }) { name } }`, {
+        id: created.id,
+      });
+      expect(gql).toEqual({ data: { updateProject: { name: "Via GraphQL" } } });
+    });
+
     it("runs one statement per endpoint (plus the API key lookup)", async () => {
       expect(await countStatements(t.db, () => t.get("/api/v1/projects").expect(200))).toBe(2);
       expect(await countStatements(t.db, () => post("/api/v1/projects", { name: "Counted" }).expect(201))).toBe(2);

@@ -38,7 +38,8 @@ const day = (column: string): string => `to_char(${column}, 'YYYY-MM-DD')`;
 /** The record's columns over `o`. */
 const COLUMNS = `o.id, o.project_id, o.entity_type, o.district_id, o.school_id, o.geo_scope, o.title, o.signal_type,
     ${day("o.event_date")} AS event_date, o.event_date_basis, o.why_now, o.suggested_action, o.caveats, o.confidence,
-    o.source_urls, o.signal_ids::text[] AS signal_ids, o.contacts AS __contacts, o.suggested_prompts, o.supplementary,
+    coalesce(o.source_urls, '{}') AS source_urls, coalesce(o.signal_ids::text[], '{}') AS signal_ids, o.contacts AS __contacts,
+    coalesce(o.suggested_prompts, '{}') AS suggested_prompts, o.supplementary,
     o.verification_status, o.window_status, ${isoTimestampSql("o.last_verified_at")} AS last_verified_at, o.verification_note,
     ${day("o.window_ends_on")} AS window_ends_on, o.window_durable AS __window_durable,
     coalesce((SELECT json_agg(json_build_object('url', c.url, 'checked_at', ${isoTimestampSql("c.checked_at")},
