@@ -27,7 +27,8 @@ describe("bid filings", () => {
     const res = await t.get(`/api/v1/districts/${districtId}`, plan).expect(200);
     return Object.fromEntries((res.body.data.bids as { id: string; filing: unknown }[]).map((b) => [b.id, b.filing]));
   };
-  const rows = (bidId: string) => t.db.query(`SELECT organization_id::text, action FROM bid_filings WHERE bid_id = $1::uuid ORDER BY 1`, [bidId]);
+  const rows = (bidId: string) =>
+    t.db.query(`SELECT organization_id::text, action FROM bid_filings WHERE bid_id = $1::uuid ORDER BY 1`, [bidId]);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -47,7 +48,13 @@ describe("bid filings", () => {
   it("save: 200 { data: { bid_id, action, reason_code, reason_note, filed_at } }, shown in the district's bids[].filing", async () => {
     const res = await file(bids.open, { action: "save" }).expect(200);
     expect(res.body).toEqual({
-      data: { bid_id: bids.open, action: "save", reason_code: null, reason_note: null, filed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) },
+      data: {
+        bid_id: bids.open,
+        action: "save",
+        reason_code: null,
+        reason_note: null,
+        filed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      },
     });
     const filings = await filingsOf(district, "enterprise");
     expect(filings[bids.open]).toEqual({ action: "save", reason_code: null, reason_note: null, filed_at: res.body.data.filed_at });
@@ -90,10 +97,14 @@ describe("bid filings", () => {
   });
 
   it("a school's bid, with the school unlocked", async () => {
-    const res = await file(bids.school, { action: "not_useful", reason_code: "other", reason_note: "We sell to districts only." }).expect(200);
+    const res = await file(bids.school, { action: "not_useful", reason_code: "other", reason_note: "We sell to districts only." }).expect(
+      200,
+    );
     expect(res.body.data).toMatchObject({ bid_id: bids.school, action: "not_useful", reason_code: "other" });
     const schoolBids = (await t.get(`/api/v1/schools/${school}`).expect(200)).body.data.bids;
-    expect(schoolBids.find((b: { id: string }) => b.id === bids.school).filing).toMatchObject({ reason_note: "We sell to districts only." });
+    expect(schoolBids.find((b: { id: string }) => b.id === bids.school).filing).toMatchObject({
+      reason_note: "We sell to districts only.",
+    });
   });
 
   it("a bid of a district the organization has not unlocked (none, or pending) is 404 like an unknown bid, and nothing is written", async () => {
@@ -116,9 +127,15 @@ describe("bid filings", () => {
     };
     await bad({ action: "save", reason_code: "too_small" }, /reason_code is accepted only with action not_useful/);
     await bad({ action: "set_aside", reason_note: "later" }, /reason_note is accepted only with action not_useful/);
-    await bad({ action: "save", reason_code: "too_small", reason_note: "x" }, /reason_code and reason_note are accepted only with action not_useful/);
+    await bad(
+      { action: "save", reason_code: "too_small", reason_note: "x" },
+      /reason_code and reason_note are accepted only with action not_useful/,
+    );
     await bad({ action: "archive" }, /action.*save, set_aside, not_useful/);
-    await bad({ action: "not_useful", reason_code: "too_expensive" }, /reason_code.*not_relevant, wrong_region, too_small, too_large, already_served, deadline_too_soon, other/);
+    await bad(
+      { action: "not_useful", reason_code: "too_expensive" },
+      /reason_code.*not_relevant, wrong_region, too_small, too_large, already_served, deadline_too_soon, other/,
+    );
     await bad({ action: "not_useful", reason_note: "x".repeat(1001) }, /reason_note must be at most 1000 characters/);
     await bad({}, /action/);
     await bad({ action: "save", note: "x" }, /note/);
@@ -137,9 +154,20 @@ describe("bid filings", () => {
     const MUTATION = `mutation($bidId: UUID!, $input: BidFilingInput!) { fileBid(bidId: $bidId, input: $input) { bidId action reasonCode reasonNote filedAt } }`;
     const { data, errors } = await t.graphql(MUTATION, { bidId: bids.open, input: { action: "not_useful", reasonCode: "already_served" } });
     expect(errors).toBeUndefined();
-    expect(data.fileBid).toEqual({ bidId: bids.open, action: "not_useful", reasonCode: "already_served", reasonNote: null, filedAt: expect.any(String) });
-    const { data: read } = await t.graphql(`query($id: UUID!) { district(id: $id) { bids { id filing { action reasonCode } } } }`, { id: district });
-    expect(read.district.bids.find((b: { id: string }) => b.id === bids.open).filing).toEqual({ action: "not_useful", reasonCode: "already_served" });
+    expect(data.fileBid).toEqual({
+      bidId: bids.open,
+      action: "not_useful",
+      reasonCode: "already_served",
+      reasonNote: null,
+      filedAt: expect.any(String),
+    });
+    const { data: read } = await t.graphql(`query($id: UUID!) { district(id: $id) { bids { id filing { action reasonCode } } } }`, {
+      id: district,
+    });
+    expect(read.district.bids.find((b: { id: string }) => b.id === bids.open).filing).toEqual({
+      action: "not_useful",
+      reasonCode: "already_served",
+    });
     const code = async (variables: Record<string, unknown>) => (await t.graphql(MUTATION, variables)).errors?.[0]?.extensions?.code;
     expect(await code({ bidId: bids.locked, input: { action: "save" } })).toBe("NOT_FOUND");
     expect(await code({ bidId: bids.open, input: { action: "save", reasonNote: "x" } })).toBe("BAD_USER_INPUT");
@@ -157,7 +185,9 @@ describe("bid filings", () => {
       const call = async (args: Record<string, unknown>) =>
         (await client.callTool({ name: "file_bid", arguments: args })) as { isError?: boolean; content: { text: string }[] };
       const ok = JSON.parse((await call({ bid_id: bids.open, action: "set_aside" })).content[0].text);
-      expect(ok).toEqual({ data: { bid_id: bids.open, action: "set_aside", reason_code: null, reason_note: null, filed_at: expect.any(String) } });
+      expect(ok).toEqual({
+        data: { bid_id: bids.open, action: "set_aside", reason_code: null, reason_note: null, filed_at: expect.any(String) },
+      });
       expect((await filingsOf(district, "enterprise"))[bids.open]).toMatchObject({ action: "set_aside" });
       const missing = await call({ bid_id: bids.locked, action: "save" });
       expect(missing.isError).toBe(true);

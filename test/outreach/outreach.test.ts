@@ -51,10 +51,22 @@ describe("email templates and outreach e-mails", () => {
       physical_city: "Kearney",
       student_count: 12345,
     });
-    school = await insertSchool(t.db, { name: "Bluestem Middle School", district_id: district, state: "NE", status: "completed", student_count: 640 });
+    school = await insertSchool(t.db, {
+      name: "Bluestem Middle School",
+      district_id: district,
+      state: "NE",
+      status: "completed",
+      student_count: 640,
+    });
     otherDistrict = await insertDistrict(t.db, { name: "Unlisted District", state: "NE", status: "pending" });
-    const contact = (values: Record<string, unknown>) => insert(t.db, "contacts", { data_source: "test", source: "test", state: "NE", ...values });
-    c.ada = await contact({ name: "Dr. Ada Lovelace", title: "Chief Technology Officer", district_id: district, is_district_contact: true });
+    const contact = (values: Record<string, unknown>) =>
+      insert(t.db, "contacts", { data_source: "test", source: "test", state: "NE", ...values });
+    c.ada = await contact({
+      name: "Dr. Ada Lovelace",
+      title: "Chief Technology Officer",
+      district_id: district,
+      is_district_contact: true,
+    });
     c.sam = await contact({ name: "Sam Carter", title: null, district_id: district, school_id: school });
     c.lou = await contact({ name: "Lou Reed", title: "Principal", district_id: district, school_id: school });
     c.hidden = await contact({ name: "Never Listed", title: "Clerk", district_id: otherDistrict, is_district_contact: true });
@@ -84,11 +96,14 @@ describe("email templates and outreach e-mails", () => {
       );
       expect(listed.map((x) => x.purpose)).toEqual(["introduction", "bid_follow_up", "congratulations", "check_in"]);
       const documented = new Set(PLACEHOLDERS.map((p) => p.name));
-      for (const template of listed) for (const name of placeholdersOf(`${template.subject}\n${template.body}`)) expect(documented).toContain(name);
+      for (const template of listed)
+        for (const name of placeholdersOf(`${template.subject}\n${template.body}`)) expect(documented).toContain(name);
     });
 
     it("each organization has its own rows: no id is shared, and the free plan lists its templates too", async () => {
-      const ids = await Promise.all((["free", "pro", "enterprise", "internal"] as const).map(async (plan) => (await templates(plan)).map((x) => x.id)));
+      const ids = await Promise.all(
+        (["free", "pro", "enterprise", "internal"] as const).map(async (plan) => (await templates(plan)).map((x) => x.id)),
+      );
       expect(new Set(ids.flat()).size).toBe(4 * BUILTIN_TEMPLATES.length);
       const rows = await t.db.query<{ organization_id: string; n: number }>(
         `SELECT organization_id::text, count(*)::int AS n FROM email_templates WHERE organization_id = ANY($1::uuid[]) GROUP BY 1`,
@@ -106,7 +121,9 @@ describe("email templates and outreach e-mails", () => {
     it("GraphQL emailTemplates answers the same rows", async () => {
       const { data, errors } = await t.graphql("{ emailTemplates { id name purpose builtin } }", {}, "pro");
       expect(errors).toBeUndefined();
-      expect(data.emailTemplates).toEqual((await templates("pro")).map(({ id, name, purpose, builtin }) => ({ id, name, purpose, builtin })));
+      expect(data.emailTemplates).toEqual(
+        (await templates("pro")).map(({ id, name, purpose, builtin }) => ({ id, name, purpose, builtin })),
+      );
     });
 
     it("the migration gives an organization created before it the same built-ins, once (its INSERT is the builtins file's)", async () => {
@@ -119,7 +136,9 @@ describe("email templates and outreach e-mails", () => {
         `SELECT builtin_key, name, purpose, subject, body FROM email_templates WHERE organization_id = $1::uuid ORDER BY created_at, id`,
         [old.id],
       );
-      expect(rows).toEqual(BUILTIN_TEMPLATES.map((b) => ({ builtin_key: b.key, name: b.name, purpose: b.purpose, subject: b.subject, body: b.body })));
+      expect(rows).toEqual(
+        BUILTIN_TEMPLATES.map((b) => ({ builtin_key: b.key, name: b.name, purpose: b.purpose, subject: b.subject, body: b.body })),
+      );
       // The organizations that had them already got no second copy.
       expect((await templates("enterprise")).length).toBe(BUILTIN_TEMPLATES.length);
     });
@@ -129,7 +148,11 @@ describe("email templates and outreach e-mails", () => {
     it("free and pro plans: 403 forbidden naming the plan rule (before anything else: even for an unknown contact)", async () => {
       for (const plan of ["free", "pro"] as const) {
         const res = await outreach(c.ada, {}, plan).expect(403);
-        expect(res.body).toEqual({ error: "forbidden", message: expect.stringMatching(/enterprise and internal plans only/), statusCode: 403 });
+        expect(res.body).toEqual({
+          error: "forbidden",
+          message: expect.stringMatching(/enterprise and internal plans only/),
+          statusCode: 403,
+        });
         await outreach("00000000-0000-4000-8000-000000000000", {}, plan).expect(403);
       }
     });
@@ -142,7 +165,11 @@ describe("email templates and outreach e-mails", () => {
 
     it("a listed contact the organization has not unlocked is 403 forbidden saying to unlock it first", async () => {
       const res = await outreach(c.lou).expect(403);
-      expect(res.body).toEqual({ error: "forbidden", message: expect.stringMatching(/must be unlocked first.*POST \/api\/v1\/unlock/), statusCode: 403 });
+      expect(res.body).toEqual({
+        error: "forbidden",
+        message: expect.stringMatching(/must be unlocked first.*POST \/api\/v1\/unlock/),
+        statusCode: 403,
+      });
       // Internal unlocked Ada only: Sam is locked for it.
       await outreach(c.sam, {}, "internal").expect(403);
     });
@@ -192,10 +219,19 @@ describe("email templates and outreach e-mails", () => {
     });
 
     it("includes the latest signal other than noise of the contact's entity, and the organization's own latest opportunity", async () => {
-      await insertArticle(t, { title: "Board approves devices", published_at: "2026-10-02T00:00:00.000Z", ingested_at: "2026-10-02T00:00:00.000Z" }, [
-        { district_id: district, signal_type: "board_decision", summary: "The board approved a 1:1 device program for grades 6-12.", signal_date: "2026-10-01" },
-        { district_id: district, signal_type: "noise", summary: "A bake sale raised money.", signal_date: "2026-10-20" },
-      ]);
+      await insertArticle(
+        t,
+        { title: "Board approves devices", published_at: "2026-10-02T00:00:00.000Z", ingested_at: "2026-10-02T00:00:00.000Z" },
+        [
+          {
+            district_id: district,
+            signal_type: "board_decision",
+            summary: "The board approved a 1:1 device program for grades 6-12.",
+            signal_date: "2026-10-01",
+          },
+          { district_id: district, signal_type: "noise", summary: "A bake sale raised money.", signal_date: "2026-10-20" },
+        ],
+      );
       await insertArticle(t, { title: "Older news", published_at: "2026-01-02T00:00:00.000Z", ingested_at: "2026-01-02T00:00:00.000Z" }, [
         { district_id: district, signal_type: "leadership_change", summary: "An older signal.", signal_date: "2026-01-01" },
       ]);
@@ -251,7 +287,9 @@ describe("email templates and outreach e-mails", () => {
       const res = await outreach(c.ada, { template_id: followUp.id }).expect(200);
       expect(res.body.template_id).toBe(followUp.id);
       expect(res.body.subject).toBe("Prairie Creek Public Schools solicitation: a question from Test enterprise");
-      expect(res.body.body).toContain('the open solicitation "Instructional Technology Services RFP" posted by Prairie Creek Public Schools');
+      expect(res.body.body).toContain(
+        'the open solicitation "Instructional Technology Services RFP" posted by Prairie Creek Public Schools',
+      );
       expect(res.body.body).toContain("Responses are due December 1, 2030");
       // A bid the organization marked not useful is not followed up.
       await t.http
@@ -291,7 +329,8 @@ describe("email templates and outreach e-mails", () => {
         languageModelUsed: false,
         note: rest.note,
       });
-      const code = async (variables: Record<string, unknown>, plan: PlanKey) => (await t.graphql(MUTATION, variables, plan)).errors?.[0]?.extensions?.code;
+      const code = async (variables: Record<string, unknown>, plan: PlanKey) =>
+        (await t.graphql(MUTATION, variables, plan)).errors?.[0]?.extensions?.code;
       expect(await code({ contactId: c.ada }, "pro")).toBe("FORBIDDEN");
       expect(await code({ contactId: c.lou }, "enterprise")).toBe("FORBIDDEN");
       expect(await code({ contactId: "00000000-0000-4000-8000-000000000000" }, "enterprise")).toBe("NOT_FOUND");
@@ -316,7 +355,11 @@ describe("email templates and outreach e-mails", () => {
           res.end(
             JSON.stringify({
               model: "stand-in-model",
-              choices: [{ message: { content: "Subject: A note for Ada\n\nDear Ada,\n\nCongratulations on the device program.\n\nTest enterprise" } }],
+              choices: [
+                {
+                  message: { content: "Subject: A note for Ada\n\nDear Ada,\n\nCongratulations on the device program.\n\nTest enterprise" },
+                },
+              ],
             }),
           );
         });
@@ -330,9 +373,9 @@ describe("email templates and outreach e-mails", () => {
     });
 
     it("TEXT_GENERATION_BASE_URL selects it; the default is the extractive provider (which hands templates to the template provider)", () => {
-      expect(textGeneratorFromEnv({ TEXT_GENERATION_BASE_URL: baseUrl, TEXT_GENERATION_MODEL: "m", TEXT_GENERATION_TIMEOUT_MS: 1000 }).name).toBe(
-        "openai-compatible",
-      );
+      expect(
+        textGeneratorFromEnv({ TEXT_GENERATION_BASE_URL: baseUrl, TEXT_GENERATION_MODEL: "m", TEXT_GENERATION_TIMEOUT_MS: 1000 }).name,
+      ).toBe("openai-compatible");
       expect(textGeneratorFromEnv({ TEXT_GENERATION_MODEL: "m", TEXT_GENERATION_TIMEOUT_MS: 1000 }).name).toBe("extractive");
     });
 

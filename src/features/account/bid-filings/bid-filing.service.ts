@@ -24,7 +24,9 @@ function checkInput(input: BidFilingInput): { reasonCode: string | null; reasonN
   if (input.action !== BidFilingAction.not_useful) {
     const given = [reasonCode !== null && "reason_code", reasonNote !== null && "reason_note"].filter(Boolean);
     if (given.length)
-      throw new BadRequestError(`${given.join(" and ")} ${given.length > 1 ? "are" : "is"} accepted only with action not_useful; got action ${input.action}`);
+      throw new BadRequestError(
+        `${given.join(" and ")} ${given.length > 1 ? "are" : "is"} accepted only with action not_useful; got action ${input.action}`,
+      );
   }
   if (reasonNote !== null) {
     if (reasonNote.includes("\u0000")) throw new BadRequestError("reason_note must not contain NUL characters");
@@ -34,7 +36,10 @@ function checkInput(input: BidFilingInput): { reasonCode: string | null; reasonN
   return { reasonCode, reasonNote: reasonNote === null || reasonNote.trim() === "" ? null : reasonNote.trim() };
 }
 
-const present = (bidId: string, row: { action: string; reason_code: string | null; reason_note: string | null; filed_at: Date }): FiledBid => ({
+const present = (
+  bidId: string,
+  row: { action: string; reason_code: string | null; reason_note: string | null; filed_at: Date },
+): FiledBid => ({
   bid_id: bidId,
   action: row.action as BidFilingAction,
   reason_code: row.reason_code as BidFilingReasonCode | null,
@@ -49,7 +54,11 @@ export async function fileBid(db: Db, viewer: Viewer, bidId: string, input: BidF
   return db.prisma.$transaction(async (tx) => {
     const bid = await tx.bid.findUnique({ where: { id: bidId }, select: { district_id: true, school_id: true } });
     // The bid's own record: its school when it has one, else its district (the bids block's owner).
-    const owner = bid?.school_id ? { type: "school", id: bid.school_id } : bid?.district_id ? { type: "district", id: bid.district_id } : null;
+    const owner = bid?.school_id
+      ? { type: "school", id: bid.school_id }
+      : bid?.district_id
+        ? { type: "district", id: bid.district_id }
+        : null;
     if (!owner || !(await hasUnlocked(tx, org, owner.type, owner.id))) throw new NotFoundError(`bid ${bidId}`);
 
     await advisoryXactLock(tx, `bid-filing:${org}:${bidId}`); // concurrent filings of one bid: one row, the last wins

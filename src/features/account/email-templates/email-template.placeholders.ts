@@ -28,7 +28,8 @@ export const PLACEHOLDERS: readonly Placeholder[] = [
   { name: "entity.enrollment", description: "The entity's student count, with thousands separators (12,345); missing when unknown." },
   {
     name: "signal.summary",
-    description: "The summary of the entity's latest news signal other than noise (by signal_date, then when it was found); missing when there is none.",
+    description:
+      "The summary of the entity's latest news signal other than noise (by signal_date, then when it was found); missing when there is none.",
   },
   { name: "signal.date", description: "That signal's date (e.g. October 5, 2026); missing when it has none." },
   {
@@ -54,7 +55,10 @@ const BY_NAME = new Map(PLACEHOLDERS.map((p) => [p.name, p]));
  * What the placeholders `used` stand for: each value, else its fallback, else null (the template provider then
  * leaves the line out); `missing` names those without a value (fallback used or line left out).
  */
-export function placeholderValues(used: readonly string[], raw: PlaceholderValues): { values: Record<string, string | null>; missing: string[] } {
+export function placeholderValues(
+  used: readonly string[],
+  raw: PlaceholderValues,
+): { values: Record<string, string | null>; missing: string[] } {
   const values: Record<string, string | null> = {};
   const missing: string[] = [];
   for (const name of used) {

@@ -8,6 +8,8 @@ export const emailTemplatesFeature = defineFeature({
   name: "email-templates",
   dictionary: emailTemplatesDictionary,
   resolvers: [EmailTemplateResolver],
-  rest: [{ method: "GET", path: "/org/email-templates", operation: "EmailTemplates", input: "none", select: ["email_templates"], wrap: true }],
+  rest: [
+    { method: "GET", path: "/org/email-templates", operation: "EmailTemplates", input: "none", select: ["email_templates"], wrap: true },
+  ],
   mcp: emailTemplateTools,
 });

@@ -24,7 +24,11 @@ export const outreachTools: McpToolSpec[] = [
       type: "object",
       properties: {
         contact_id: { type: "string", format: "uuid", description: "Our id of the contact (listed and unlocked by the organization)." },
-        template_id: { type: "string", format: "uuid", description: "One of the organization's templates; default the built-in introduction." },
+        template_id: {
+          type: "string",
+          format: "uuid",
+          description: "One of the organization's templates; default the built-in introduction.",
+        },
       },
       required: ["contact_id"],
       additionalProperties: false,

@@ -174,7 +174,9 @@ export async function outreachEmail(deps: OutreachDeps, contactId: string, templ
   // Every fact we hold, for a language model (the template provider uses `values` only).
   const facts = [
     ...PLACEHOLDERS.filter((p) => raw[p.name]).map((p) => `${p.name}: ${raw[p.name]}`),
-    ...signals.slice(1).map((s) => `another recent signal (${s.signal_type}${s.signal_date ? `, ${longDate(s.signal_date)}` : ""}): ${s.summary}`),
+    ...signals
+      .slice(1)
+      .map((s) => `another recent signal (${s.signal_type}${s.signal_date ? `, ${longDate(s.signal_date)}` : ""}): ${s.summary}`),
     ...opportunities.slice(1).map((o) => `another opportunity: ${o.title}${o.why_now ? `: ${o.why_now}` : ""}`),
   ];
   const request: TextRequest = {
