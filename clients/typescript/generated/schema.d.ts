@@ -2007,9 +2007,9 @@ export interface components {
             filing: {
                 /** @description save, set_aside, not_useful. */
                 action: string;
-                /** @description Why it was set aside or marked not useful (a code), when given. */
+                /** @description Why it was marked not useful (BidFilingReasonCode values; with not_useful only), when given. */
                 reason_code: string | null;
-                /** @description Free-text note of the filing. */
+                /** @description Free-text note of a not_useful filing, when given. */
                 reason_note: string | null;
                 /**
                  * Format: date-time
