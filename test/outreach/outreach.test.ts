@@ -201,6 +201,12 @@ describe("email templates and outreach e-mails", () => {
           note: expect.stringMatching(/no language model was used/),
         });
       }
+      // No body at all is the same as {}.
+      const bare = await t.http
+        .post(`/api/v1/contacts/${c.ada}/outreach-email`)
+        .set("Authorization", `Bearer ${t.keys.enterprise}`)
+        .expect(200);
+      expect(bare.body).toEqual((await outreach(c.ada).expect(200)).body);
     });
   });
 
