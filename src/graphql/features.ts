@@ -2,6 +2,8 @@
  * Every feature of the service, one line each (each folder's `feature.ts`: src/graphql/feature.ts), installed
  * when this module loads. The composition roots (the schema, the job worker, the CLI) import it.
  */
+import { bidFilingsFeature } from "../features/account/bid-filings/feature";
+import { emailTemplatesFeature } from "../features/account/email-templates/feature";
 import { followsFeature } from "../features/account/follows/feature";
 import { listsFeature } from "../features/account/lists/feature";
 import { organizationsFeature } from "../features/account/organizations/feature";
@@ -24,6 +26,7 @@ import { briefsFeature } from "../features/research/briefs/feature";
 import { intelligenceFeature } from "../features/research/intelligence/feature";
 import { newsFeature } from "../features/research/news/feature";
 import { opportunitiesFeature } from "../features/research/opportunities/feature";
+import { outreachFeature } from "../features/research/outreach/feature";
 import { wholeDictionary } from "./dictionary";
 import { installFeatures, type Feature } from "./feature";
 
@@ -46,12 +49,15 @@ export const FEATURES: readonly Feature[] = [
   briefsFeature,
   newsFeature,
   opportunitiesFeature,
+  outreachFeature,
   // the account and its money
   organizationsFeature,
   projectsFeature,
   listsFeature,
   followsFeature,
   unlocksFeature,
+  emailTemplatesFeature,
+  bidFilingsFeature,
   // kits
   blocksFeature,
 ];

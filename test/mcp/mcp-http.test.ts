@@ -59,7 +59,9 @@ describe("MCP over streamable HTTP (/mcp)", () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       "create_project",
       "details",
+      "file_bid",
       "get_brief",
+      "list_email_templates",
       "list_opportunities",
       "list_projects",
       "metric_query",
@@ -67,6 +69,7 @@ describe("MCP over streamable HTTP (/mcp)", () => {
       "news_article",
       "news_feed",
       "opportunity_verification",
+      "outreach_email",
       "refresh_opportunity",
       "request_brief",
       "search",

@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bids/{id}/filing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * PUT /bids/{id}/filing
+         * @description Files a bid for the caller's organization (PUT /api/v1/bids/{id}/filing): save, set_aside or not_useful; replaces an earlier filing. A bid of a district or school the organization has not unlocked is not found.
+         */
+        put: operations["putFileBid"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/briefs": {
         parameters: {
             query?: never;
@@ -190,6 +210,26 @@ export interface paths {
         get: operations["getContact"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/{id}/outreach-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /contacts/{id}/outreach-email
+         * @description Writes an outreach e-mail to a contact the organization has unlocked (POST /api/v1/contacts/{id}/outreach-email). Enterprise and internal plans only (forbidden otherwise); no credits.
+         */
+        post: operations["postOutreachEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -632,6 +672,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/org/email-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /org/email-templates
+         * @description The caller's organization's e-mail templates, built-ins first in their order (GET /api/v1/org/email-templates).
+         */
+        get: operations["getEmailTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects": {
         parameters: {
             query?: never;
@@ -916,6 +976,25 @@ export interface components {
              */
             verified_at: string | null;
         };
+        /** @description PUT /bids/{id}/filing body. Filing again replaces the organization's filing of the bid; reason_code and reason_note are accepted only with action not_useful (400 otherwise). */
+        BidFilingInput: {
+            /** @description save, set_aside or not_useful (required). */
+            action: components["schemas"]["BidFilingAction"];
+            /** @description With not_useful only: not_relevant, wrong_region, too_small, too_large, already_served, deadline_too_soon or other. */
+            reason_code?: components["schemas"]["BidFilingReasonCode"] | null;
+            /** @description With not_useful only: a note, at most 1000 characters (blank is none). */
+            reason_note?: string | null;
+        };
+        /**
+         * @description How an organization files a bid.
+         * @enum {string}
+         */
+        BidFilingAction: "save" | "set_aside" | "not_useful";
+        /**
+         * @description Why a bid is not useful (with action not_useful only).
+         * @enum {string}
+         */
+        BidFilingReasonCode: "not_relevant" | "wrong_region" | "too_small" | "too_large" | "already_served" | "deadline_too_soon" | "other";
         /** @description POST /briefs body. */
         BriefRequestInput: {
             /**
@@ -2028,9 +2107,9 @@ export interface components {
             filing: {
                 /** @description save, set_aside, not_useful. */
                 action: string;
-                /** @description Why it was set aside or marked not useful (a code), when given. */
+                /** @description Why it was marked not useful (BidFilingReasonCode values; with not_useful only), when given. */
                 reason_code: string | null;
-                /** @description Free-text note of the filing. */
+                /** @description Free-text note of a not_useful filing, when given. */
                 reason_note: string | null;
                 /**
                  * Format: date-time
@@ -3620,6 +3699,61 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
+    putFileBid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Our id of the bid (bids[].id of an unlocked district or school). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BidFilingInput"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The caller's organization's filing of a bid (PUT /bids/{id}/filing), as bids[].filing of its district or school shows it to that organization only. */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description Our id of the bid (UUID).
+                             */
+                            bid_id: string;
+                            /** @description save, set_aside or not_useful. */
+                            action: components["schemas"]["BidFilingAction"];
+                            /** @description Why the bid is not useful (not_useful only); null when not given. */
+                            reason_code: components["schemas"]["BidFilingReasonCode"] | null;
+                            /** @description Free-text note (not_useful only, at most 1000 characters); null when not given. */
+                            reason_note: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the organization filed the bid this way (UTC); filing it again the same way keeps it.
+                             */
+                            filed_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+        };
+    };
     getBriefOfPair: {
         parameters: {
             query: {
@@ -4596,6 +4730,69 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postOutreachEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Our id of the contact (it must be listed and unlocked by the caller's organization). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The query parameters of `GET /contacts/{id}/outreach-email` as a JSON object of strings (for filters too long for a URL). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description One of the caller's organization's templates (GET /org/email-templates); another organization's template is not found. Default: the built-in introduction.
+                     */
+                    template_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The subject line. */
+                        subject: string;
+                        /** @description The body, plain text. */
+                        body: string;
+                        /**
+                         * Format: uuid
+                         * @description The template it was written from (the organization's built-in introduction when none was named).
+                         */
+                        template_id: string;
+                        /** @description Which provider wrote it: template (the default: the template's placeholders filled, no language model) or openai-compatible (a language model, when the service is configured with one). */
+                        generator: string;
+                        /** @description The language model that wrote it; null for the template provider. */
+                        model: string | null;
+                        /** @description false when the template was filled without a language model; true when a language model wrote subject and body. */
+                        language_model_used: boolean;
+                        /** @description Placeholders of the template with no value for this contact (e.g. signal.summary when the entity has no signal): a fallback was used or the line holding it left out. */
+                        missing_placeholders: string[];
+                        /** @description How the e-mail was written, in words (e.g. that no language model was used). */
+                        note: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
         };
     };
@@ -6143,6 +6340,57 @@ export interface operations {
                              */
                             limit: number | null;
                         };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getEmailTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The record (or records) asked for. */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description Our id of the template (UUID): the template_id of POST /contacts/{id}/outreach-email.
+                             */
+                            id: string;
+                            /** @description The template's name. */
+                            name: string;
+                            /** @description What the template is for: introduction, bid_follow_up, congratulations, check_in (the built-ins), or custom. */
+                            purpose: string;
+                            /** @description The subject line, with placeholders ({{contact.name}}, {{contact.first_name}}, {{contact.title}}, {{entity.name}}, {{entity.type}}, {{entity.city}}, {{entity.state}}, {{entity.enrollment}}, {{signal.summary}}, {{signal.date}}, {{opportunity.title}}, {{opportunity.why_now}}, {{bid.title}}, {{bid.deadline}}, {{sender.organization}}; docs/outreach.md). */
+                            subject: string;
+                            /** @description The body, with the same placeholders; a line whose placeholder has no value (and no fallback) is left out of the e-mail. */
+                            body: string;
+                            /** @description true for the organization's copy of a built-in template. */
+                            builtin: boolean;
+                            /**
+                             * Format: date-time
+                             * @description When the template was created (UTC).
+                             */
+                            created_at: string;
+                        }[];
                     };
                 };
             };

@@ -11,6 +11,7 @@
  *   (`isUnlocked`, `unlockedSql`; src/features/kits/blocks/ applies them to blocks declared `gated`).
  */
 import type { SqlParams } from "../../../db/sql";
+import type { Tx } from "../../../db/transaction";
 import type { Timestamp } from "../../../graphql/fields";
 import { isPaidPlan, type Viewer } from "../auth/viewer";
 import { isoTimestampSql } from "../../kits/common/json-rows";
@@ -82,6 +83,18 @@ export function historyOpenSql(viewer: Viewer, policy: AccessPolicy, alias: stri
 }
 
 export const isUnlocked = (row: { __unlock_state: string | null }): boolean => row.__unlock_state === "unlocked";
+
+/**
+ * Whether organization `organizationId` has unlocked the entity now (unlockedSql's rule, read by key through
+ * Prisma): a pending first unlock is still locked. Bid filings and outreach e-mails ask it.
+ */
+export async function hasUnlocked(tx: Pick<Tx, "unlock">, organizationId: string, entityType: string, entityId: string): Promise<boolean> {
+  const row = await tx.unlock.findUnique({
+    where: { organization_id_entity_type_entity_id: { organization_id: organizationId, entity_type: entityType, entity_id: entityId } },
+    select: { state: true },
+  });
+  return isUnlocked({ __unlock_state: row?.state ?? null });
+}
 
 /** A row read with accessColumnsSql -> what the caller may see of it: gated columns, `_access`, `__history_open`. */
 export function presentGated<T extends GatedRow>(row: Record<string, unknown>, viewer: Viewer, policy: AccessPolicy): T {

@@ -13,6 +13,7 @@ import { checkProjectInput, createProject as createProjectOf } from "../projects
 import { MONEY_TX } from "../../../db/transaction";
 import { checkGrantAmount, creditSummary, grant } from "../credits/credits.service";
 import { followSlotLimit, followSlotsUsed } from "../follows/follow.service";
+import { seedBuiltinTemplates } from "../email-templates/email-template.service";
 import type { Organization } from "./organization.type";
 
 export interface CreateOrganizationInput {
@@ -33,6 +34,7 @@ export async function createOrganization(db: Db, input: CreateOrganizationInput)
       select: { id: true },
     });
     if (credits > 0) await addGrant(tx, org.id, credits, "initial grant");
+    await seedBuiltinTemplates(tx, org.id); // its own copies of the built-in e-mail templates (docs/outreach.md)
     return { organizationId: org.id };
   });
 }

@@ -19,8 +19,8 @@ export const intelligenceDictionary: Dictionary = {
   },
   BidFiling: {
     [TYPE]: "How the caller's organization filed a bid (PUT /bids/{id}/filing).",
-    reasonCode: "Why it was set aside or marked not useful (a code), when given.",
-    reasonNote: "Free-text note of the filing.",
+    reasonCode: "Why it was marked not useful (BidFilingReasonCode values; with not_useful only), when given.",
+    reasonNote: "Free-text note of a not_useful filing, when given.",
     filedAt: "When the organization filed the bid (UTC).",
     action: "save, set_aside, not_useful.",
   },

@@ -2,7 +2,10 @@
  * The default text generator: no language model. It quotes the highest-scoring sentences of the
  * sources (those naming the subject or planning, budget, technology, enrollment and board decisions),
  * in source order, up to the word budget, then the facts it was given. The text starts by saying so.
+ * A request with a template (outreach e-mails) is the template provider's: it fills the template, also
+ * without a language model.
  */
+import { TemplateTextGenerator } from "./template.provider";
 import type { GeneratedText, TextGenerator, TextRequest } from "./text-generator";
 
 export const EXTRACTIVE_PREFIX = "Extractive summary (no language model was used; sentences quoted from the sources): ";
@@ -16,6 +19,7 @@ export class ExtractiveTextGenerator implements TextGenerator {
   readonly name = "extractive";
 
   async generate(request: TextRequest): Promise<GeneratedText> {
+    if (request.template) return new TemplateTextGenerator().generate(request);
     const terms = (request.subjectTerms ?? []).map((t) => t.toLowerCase()).filter((t) => t.length > 3);
     const candidates: { sentence: string; score: number; order: number; url: string }[] = [];
     const seen = new Set<string>();

@@ -20,6 +20,9 @@ const TASKS: Record<TextRequest["task"], string> = {
   outreach_email: "Write a short, factual outreach e-mail to the subject.",
 };
 
+/** How a language model answers a request with a template (an e-mail). */
+const TEMPLATE_FORMAT = "Answer with the line 'Subject: ' and the subject, an empty line, then the body as plain text; nothing else.";
+
 export class OpenAiCompatibleTextGenerator implements TextGenerator {
   readonly name = "openai-compatible";
 
@@ -33,10 +36,14 @@ export class OpenAiCompatibleTextGenerator implements TextGenerator {
       TASKS[request.task],
       `Use only the facts and sources given; do not add names, numbers or claims that are not in them. At most ${request.maxWords} words.`,
       request.instructions ?? "",
+      request.template ? TEMPLATE_FORMAT : "",
     ]
       .filter(Boolean)
       .join(" ");
-    const user = `Subject: ${request.subject}\n\nFacts:\n${request.facts.map((f) => `- ${f}`).join("\n") || "(none)"}\n\nSources:\n${sources || "(none)"}`;
+    const template = request.template
+      ? `\n\nTemplate (write from it: keep its intent, order and sign-off; put the facts where its {{placeholders}} are; leave out what the facts do not give):\nSubject: ${request.template.subject}\n\n${request.template.body}`
+      : "";
+    const user = `Subject: ${request.subject}\n\nFacts:\n${request.facts.map((f) => `- ${f}`).join("\n") || "(none)"}\n\nSources:\n${sources || "(none)"}${template}`;
     const response = await fetch(`${this.options.baseUrl.replace(/\/+$/, "")}/chat/completions`, {
       method: "POST",
       headers: { "content-type": "application/json", ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}) },
@@ -55,6 +62,14 @@ export class OpenAiCompatibleTextGenerator implements TextGenerator {
     const body = (await response.json()) as { choices?: { message?: { content?: string } }[]; model?: string };
     const text = body.choices?.[0]?.message?.content?.trim();
     if (!text) throw new Error("text generation: the response has no message content");
-    return { text, provider: this.name, model: body.model ?? this.options.model, sourceUrls: request.sources.map((s) => s.url) };
+    const model = body.model ?? this.options.model;
+    if (request.template) {
+      // An e-mail: "Subject: ..." on the first line, then the body (TEMPLATE_FORMAT); no such line: subject null.
+      const match = /^\s*subject:\s*(.+)\n+([\s\S]*)$/i.exec(text);
+      return match
+        ? { text: match[2].trim(), subject: match[1].trim(), provider: this.name, model, sourceUrls: [] }
+        : { text, subject: null, provider: this.name, model, sourceUrls: [] };
+    }
+    return { text, provider: this.name, model, sourceUrls: request.sources.map((s) => s.url) };
   }
 }

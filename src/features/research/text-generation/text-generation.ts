@@ -9,7 +9,7 @@ import { ExtractiveTextGenerator } from "./extractive.provider";
 import { OpenAiCompatibleTextGenerator } from "./openai.provider";
 import type { TextGenerator } from "./text-generator";
 
-export type { GeneratedText, TextGenerator, TextRequest, TextSource } from "./text-generator";
+export type { GeneratedText, TextGenerator, TextRequest, TextSource, TextTemplate } from "./text-generator";
 
 export function textGeneratorFromEnv(
   env: Pick<Env, "TEXT_GENERATION_BASE_URL" | "TEXT_GENERATION_API_KEY" | "TEXT_GENERATION_MODEL" | "TEXT_GENERATION_TIMEOUT_MS">,

@@ -18,6 +18,17 @@ export interface TextRequest {
   maxWords: number;
   /** Extra guidance for language-model providers. */
   instructions?: string;
+  /**
+   * outreach_email: the template to write from and the values of its placeholders (null: no value; a line holding
+   * it is left out). The template provider fills it; a language model writes subject and body from it and the facts.
+   */
+  template?: TextTemplate;
+}
+
+export interface TextTemplate {
+  subject: string;
+  body: string;
+  values: Record<string, string | null>;
 }
 
 export interface GeneratedText {
@@ -26,6 +37,8 @@ export interface GeneratedText {
   model: string | null;
   /** The sources the text draws on. */
   sourceUrls: string[];
+  /** With a template: the subject line written (null when a language model gave none). */
+  subject?: string | null;
 }
 
 export interface TextGenerator {
