@@ -7,6 +7,7 @@
  * POST /briefs builds it again); a rebuild while locked quotes none of them; after an unlock the same brief shows
  * the events whole.
  */
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -85,10 +86,10 @@ describe("briefs built before event gating (issue 20 point 2)", () => {
   });
 
   it("an old locked build's leaked events and narrative are not served after the upgrade (REST, GraphQL, MCP)", async () => {
-    // The organizations exist before the upgrade in real life; here the app creates them, so the upgrade's
-    // migration is applied to a brief inserted first under an organization the app then uses.
-    t = await createTestApp({ JOB_RETRY_LIMIT: "1", WORKER_POLL_SECONDS: "0.5" }, { jobs: "work", db });
-    project = await insert(db, "projects", { organization_id: t.orgs.enterprise, name: "Old brief" });
+    // The organization exists before the upgrade in real life; here the app (the current code, which needs the
+    // current schema) creates its organizations after the upgrade, and the old brief is handed to one of them then.
+    const before = crypto.randomUUID();
+    project = await insert(db, "projects", { organization_id: before, name: "Old brief" });
     const oldEvents = [
       {
         event_date: "2026-10-14",
@@ -108,7 +109,7 @@ describe("briefs built before event gating (issue 20 point 2)", () => {
       },
     ];
     briefId = await insert(db, "briefs", {
-      organization_id: t.orgs.enterprise,
+      organization_id: before,
       project_id: project,
       entity_type: "district",
       entity_id: district,
@@ -138,6 +139,9 @@ describe("briefs built before event gating (issue 20 point 2)", () => {
     expect(leaks(stored)).toEqual(GATED);
 
     await migrate(db); // the upgrade
+    t = await createTestApp({ JOB_RETRY_LIMIT: "1", WORKER_POLL_SECONDS: "0.5" }, { jobs: "work", db });
+    for (const table of ["projects", "briefs"])
+      await db.query(`UPDATE ${table} SET organization_id = $1 WHERE organization_id = $2`, [t.orgs.enterprise, before]);
 
     const read = await readAll();
     for (const [face, brief] of Object.entries(read)) expect([face, leaks(brief)]).toEqual([face, []]);

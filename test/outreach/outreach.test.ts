@@ -249,6 +249,7 @@ describe("email templates and outreach e-mails", () => {
           entity_type: "district",
           district_id: district,
           title: `Opportunity ${why}`,
+          dedupe_key: `test:${why}`,
           why_now: why,
           data_source: "test",
           created_at: new Date(created),
