@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   await runIngest(db, "nces-school-search", "data/nces_school_search_4states/california_districts.csv");
   await runIngest(db, "nces-school-search", "data/nces_school_search_4states/california_public_schools.csv");
   const orgs = await seedDemoOrganizations(db);
-  await seedDemoLayer(db, { projectIds: Object.values(orgs.organizations) });
+  await seedDemoLayer(db);
   const results: Record<string, Record<string, number>> = {};
   for (const cache of ["5", "0"]) {
     const { app, stop } = await createApp({ db, env: loadEnv({ LOG_LEVEL: "silent", API_KEY_CACHE_SECONDS: cache }), rest: restAdapter });

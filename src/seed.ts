@@ -15,6 +15,7 @@ export interface SeedResult extends DemoOrganizations {
 export async function seedDemo(db: Db, options: { progress?: boolean; log?: (line: string) => void } = {}): Promise<SeedResult> {
   const ingest = await ingestDemoFiles(db, options);
   const orgs = await seedDemoOrganizations(db);
-  const demo = await seedDemoLayer(db, { projectIds: Object.values(orgs.organizations) });
+  // The demo organizations' projects get their opportunities from the agent once a worker runs (docs/opportunities.md).
+  const demo = await seedDemoLayer(db);
   return { ...orgs, ingest, demo };
 }

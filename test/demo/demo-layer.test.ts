@@ -19,7 +19,6 @@ import {
   DEMO_DISTRICT_COLUMNS,
   DEMO_SCHOOL_COLUMNS,
   DEMO_TABLES,
-  type DemoProjectRef,
   DEFAULT_DEMO_SEED,
   type DemoSummary,
   seedDemoLayer,
@@ -29,6 +28,7 @@ import { districtEntity } from "../../src/seed/demo/model";
 import { withReferenceDay } from "../../src/seed/demo/random";
 import { seedDemoOrganizations } from "../../src/features/account/organizations/demo-organizations";
 import { checkIcp } from "../../src/features/account/projects/project.icp";
+import { runOpportunityAgent } from "../../src/features/research/opportunities/opportunity.agent";
 import { createTestDb, type TestDb } from "../support/db";
 
 const STATES = ["NE", "CA", "FL", "TX", "MI", "NY"];
@@ -40,7 +40,7 @@ const GRADE_SPANS: [string, string][] = [
 ];
 
 let db: TestDb;
-let projects: DemoProjectRef[];
+let projects: { organizationId: string; projectId: string }[];
 
 async function insertCatalogue(): Promise<void> {
   const districts = Array.from({ length: 30 }, (_, i) => {
@@ -118,7 +118,7 @@ async function nonDemoSnapshot(): Promise<Record<string, unknown[]>> {
   for (const table of ["childcare_centers", "organizations", "projects"]) {
     snapshot[table] = await db.query(`SELECT to_jsonb(t) AS row FROM "${table}" t ORDER BY id`);
   }
-  for (const table of DEMO_TABLES.filter((t) => t !== "opportunity_source_checks")) {
+  for (const table of DEMO_TABLES) {
     snapshot[`${table}_non_demo`] = await db.query(`SELECT to_jsonb(t) AS row FROM "${table}" t WHERE data_source <> 'demo' ORDER BY id`);
   }
   return snapshot;
@@ -160,9 +160,9 @@ describe("demo layer", () => {
     first = await seedDemoLayer(db);
     firstPrint = await fingerprint();
     // The same reference day as the first run (a run across midnight UTC would otherwise count from the next day).
-    second = await seedDemoLayer(db, { projectIds: projects, referenceDay: first.referenceDay });
+    second = await seedDemoLayer(db, { referenceDay: first.referenceDay });
     secondPrint = await fingerprint();
-    third = await seedDemoLayer(db, { projectIds: projects, referenceDay: first.referenceDay });
+    third = await seedDemoLayer(db, { referenceDay: first.referenceDay });
     thirdPrint = await fingerprint();
   });
   afterAll(async () => {
@@ -208,7 +208,7 @@ describe("demo layer", () => {
   });
 
   it("marks every written row as demo and keeps non-demo rows apart from the documented columns", async () => {
-    for (const table of DEMO_TABLES.filter((t) => t !== "opportunity_source_checks")) {
+    for (const table of DEMO_TABLES) {
       // The only non-demo rows are the ones the test inserted itself (the snapshot below proves them unchanged).
       const expected =
         ({ assessment_state_rows: 1, special_education_finance: 5, childcare_people: 1 } as Record<string, number>)[table] ?? 0;
@@ -217,75 +217,36 @@ describe("demo layer", () => {
         [expected],
       ]);
     }
-    expect(
-      await column(
-        `SELECT count(*)::int AS v FROM opportunity_source_checks c LEFT JOIN opportunities o ON o.id = c.opportunity_id WHERE o.data_source IS DISTINCT FROM 'demo'`,
-      ),
-    ).toEqual([0]);
     expect(await nonDemoSnapshot()).toEqual(before);
   });
 
   it("is idempotent: the same rows, byte for byte, on every run", async () => {
-    const withoutOpportunities = (print: Record<string, { n: number; h: string }>) =>
-      Object.fromEntries(Object.entries(print).filter(([table]) => !table.startsWith("opportunit")));
-    expect(withoutOpportunities(secondPrint)).toEqual(withoutOpportunities(firstPrint));
+    expect(secondPrint).toEqual(firstPrint);
     expect(thirdPrint).toEqual(secondPrint);
     expect(third).toEqual(second);
-    expect({ ...second.rows, opportunities: 0, opportunity_source_checks: 0 }).toEqual(first.rows);
+    expect(second.rows).toEqual(first.rows);
     // The summary counts what is in the database afterwards (the test's own non-demo rows aside).
-    for (const table of DEMO_TABLES.filter((t) => t !== "opportunity_source_checks")) {
+    for (const table of DEMO_TABLES) {
       const [demoRows] = await column<number>(`SELECT count(*)::int AS v FROM "${table}" WHERE data_source = 'demo'`);
       expect([table, demoRows]).toEqual([table, third.rows[table]]);
     }
-    expect(thirdPrint.opportunity_source_checks!.n).toBe(third.rows.opportunity_source_checks);
   });
 
-  it("writes opportunities only for the projects it is given", async () => {
-    expect(first.rows.opportunities).toBe(0);
-    expect(firstPrint.opportunities!.n).toBe(0);
-    expect(second.rows.opportunities).toBe(10);
-    const perProject = await db.query<{
-      project_id: string;
-      organization_id: string;
-      signal_based: number;
-      fallback: number;
-      confirmed: number;
-    }>(
-      `SELECT project_id, organization_id, count(*) FILTER (WHERE NOT supplementary)::int AS signal_based,
-              count(*) FILTER (WHERE supplementary)::int AS fallback, count(*) FILTER (WHERE verification_status = 'confirmed')::int AS confirmed
-         FROM opportunities GROUP BY project_id, organization_id ORDER BY project_id`,
-    );
-    expect(perProject).toEqual(
-      [...projects]
-        .sort((a, b) => a.projectId.localeCompare(b.projectId))
-        .map((p) => ({ project_id: p.projectId, organization_id: p.organizationId, signal_based: 3, fallback: 2, confirmed: 1 })),
-    );
-    const opportunities = await db.query<{
-      id: string;
-      supplementary: boolean;
-      signal_ids: string[];
-      verification_status: string;
-      last_verified_at: unknown;
-      window_status: string;
-    }>(`SELECT id, supplementary, signal_ids, verification_status, last_verified_at, window_status FROM opportunities`);
-    const demoSignals = new Set(await column(`SELECT id::text AS v FROM signals WHERE data_source = 'demo' AND signal_type <> 'noise'`));
-    for (const opportunity of opportunities) {
-      if (opportunity.supplementary) expect(opportunity.signal_ids).toEqual([]);
-      else expect(opportunity.signal_ids.length > 0 && opportunity.signal_ids.every((id) => demoSignals.has(id))).toBe(true);
-      if (opportunity.verification_status === "unverified") {
-        expect(opportunity.last_verified_at).toBeNull();
-        expect(opportunity.window_status).toBe("unknown");
-      } else {
-        expect(opportunity.verification_status).toBe("confirmed");
-        expect(opportunity.last_verified_at).not.toBeNull();
-      }
+  it("seeds no opportunity: the agent writes the projects' opportunities from the demo signals, labelled demo", async () => {
+    expect(await column(`SELECT count(*)::int AS v FROM opportunities`)).toEqual([0]);
+    for (const { projectId } of projects) {
+      const written = await runOpportunityAgent(db, projectId);
+      expect(written.signalBased).toBeGreaterThan(0);
     }
-    expect(
-      await column(
-        `SELECT count(*)::int AS v FROM opportunities o WHERE verification_status = 'confirmed'
-            AND NOT EXISTS (SELECT 1 FROM opportunity_source_checks c WHERE c.opportunity_id = o.id AND c.status = 'ok')`,
-      ),
-    ).toEqual([0]);
+    const rows = await db.query<{ data_source: string; signal_ids: string[]; caveats: string; supplementary: boolean }>(
+      `SELECT data_source, signal_ids::text[] AS signal_ids, caveats, supplementary FROM opportunities WHERE NOT supplementary`,
+    );
+    const demoSignals = new Set(await column(`SELECT id::text AS v FROM signals WHERE data_source = 'demo' AND signal_type <> 'noise'`));
+    for (const row of rows) {
+      expect(row.signal_ids.every((id) => demoSignals.has(id))).toBe(true);
+      expect(row.data_source).toBe("demo");
+      expect(row.caveats).toContain("demo signal");
+    }
   });
 
   it("keeps intelligence within the contract's value lists, with expiring contracts and open and closed bids", async () => {
@@ -555,7 +516,7 @@ describe("demo layer", () => {
   });
 
   it("lets concurrent seeders run one after the other with the same result", async () => {
-    const results = await Promise.all([seedDemoLayer(db, { projectIds: projects }), seedDemoLayer(db, { projectIds: projects })]);
+    const results = await Promise.all([seedDemoLayer(db), seedDemoLayer(db)]);
     expect(results).toEqual([third, third]);
     expect(await fingerprint()).toEqual(thirdPrint);
   });
@@ -566,7 +527,7 @@ describe("demo layer", () => {
       `INSERT INTO districts (fed_id, name, state, student_count, data_source)
        SELECT '98' || lpad(n::text, 5, '0'), 'Big District ' || n, 'NE', 900000 + n, 'test' FROM generate_series(1, 10) AS n`,
     );
-    const grown = await seedDemoLayer(db, { projectIds: projects });
+    const grown = await seedDemoLayer(db);
     expect(grown.districts.reset).toBeGreaterThan(0);
     const [marks] = await db.query<{ completed: number; errors: number; processing: number }>(
       `SELECT count(*) FILTER (WHERE left(ai_summary, 13) = 'Demo summary ')::int AS completed,

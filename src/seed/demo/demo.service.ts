@@ -1,8 +1,9 @@
 /**
  * The demo layer over the real catalogue (docs/demo-data.md). Real districts and schools come from the
  * ingestors; where no public data exists (extraction results, intelligence, contacts, news, timeline,
- * assessments, special-education finance, associations, opportunities) this writes deterministic,
- * clearly labelled demo rows with data_source = 'demo'.
+ * assessments, special-education finance, associations) this writes deterministic, clearly labelled demo rows
+ * with data_source = 'demo'. Opportunities are not seeded: the opportunity agent writes them from the demo signals
+ * (data_source demo too) and the real catalogue, as for any signal.
  *
  * One transaction: undo the previous demo layer (delete demo rows, reset demo-marked status columns
  * that fall outside the new subset), then rewrite it. Ids are name-based UUIDs and every date and timestamp
@@ -23,7 +24,6 @@ import { buildSpecialEducationFinance } from "./finance";
 import { buildIntelligence } from "./intelligence";
 import { type CenterSeedRow, districtEntity, type DistrictSeedRow, schoolEntity, type SchoolSeedRow } from "./model";
 import { buildNews, buildTimelineEvents } from "./news";
-import { buildOpportunities, type DemoProjectRef } from "./opportunities";
 import { utcDay, withReferenceDay } from "./random";
 
 export const DEFAULT_DEMO_SEED = 20261101;
@@ -63,8 +63,6 @@ export const DEMO_TABLES = [
   "associations",
   "association_people",
   "childcare_people",
-  "opportunities",
-  "opportunity_source_checks",
 ] as const;
 export type DemoTable = (typeof DEMO_TABLES)[number];
 
@@ -82,8 +80,6 @@ export const DEMO_SCHOOL_COLUMNS = ["status", "ai_summary", "summary_generated_a
 
 export interface SeedDemoOptions {
   seed?: number;
-  /** Projects to write demo opportunities for; without it no opportunity is written or removed. */
-  projectIds?: DemoProjectRef[];
   /** `YYYY-MM-DD` every demo date counts from; default: today's UTC date (the seeding day). */
   referenceDay?: string;
 }
@@ -102,7 +98,7 @@ export interface DemoSummary {
   referenceDay: string;
   districts: ExtractionCounts;
   schools: ExtractionCounts;
-  /** Rows written per table in this run: the table's demo rows afterwards (opportunities: those of the projects given). */
+  /** Rows written per table in this run: the table's demo rows afterwards. */
   rows: Record<DemoTable, number>;
 }
 
@@ -112,7 +108,6 @@ const DEMO_SEED_LOCK = 20261101;
 export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Promise<DemoSummary> {
   const seed = options.seed ?? DEFAULT_DEMO_SEED;
   if (!Number.isSafeInteger(seed)) throw new TypeError(`seedDemoLayer: seed must be an integer, got ${seed}`);
-  const projects = options.projectIds ?? [];
   const day = options.referenceDay ?? utcDay(new Date());
   // Validates the day before any write (a bad one is a TypeError, nothing written).
   withReferenceDay(day, () => null);
@@ -122,10 +117,7 @@ export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Prom
     await advisoryXactLock(q, DEMO_SEED_LOCK);
     const types = await readColumnTypes(q, DEMO_TABLES);
     const selection = await selectSubset(q);
-    await deleteDemoRows(
-      q,
-      projects.map((project) => project.projectId),
-    );
+    await deleteDemoRows(q);
 
     const districts = selection.completedDistricts.map(districtEntity);
     const schools = selection.completedSchools.map(schoolEntity);
@@ -152,7 +144,6 @@ export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Prom
         associationStates.map((state) => [state, districts.find((d) => d.state === state && d.city)?.city ?? null]),
       );
       const associations = buildAssociations(seed, associationStates, cityByState);
-      const opportunities = buildOpportunities(seed, projects, news.demoSignals, districts, contacts.byEntity);
 
       const rowsByTable: Record<DemoTable, DemoRow[]> = {
         vendors: intelligence.vendors,
@@ -172,7 +163,6 @@ export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Prom
         ),
         ...associations,
         childcare_people: buildChildcarePeople(seed, selection.childcareCenters),
-        ...opportunities,
       };
 
       const districtUpdates = [
@@ -338,16 +328,9 @@ function schoolGradeSpan(grades: { grade_low: string | null; grade_high: string 
 
 // ---------------------------------------------------------------- writing
 
-async function deleteDemoRows(q: Queryable, projectIds: string[]): Promise<void> {
-  // Opportunities belong to projects: only those of the named projects are rewritten.
+async function deleteDemoRows(q: Queryable): Promise<void> {
   // Hand-written: bulk demo seed on the seed's transaction `q` (bench/startup.ts first start).
-  await q.query(
-    `DELETE FROM opportunity_source_checks WHERE opportunity_id IN (SELECT id FROM opportunities WHERE data_source = $1 AND project_id = ANY($2::uuid[]))`,
-    [DEMO_SOURCE, projectIds],
-  );
-  await q.query(`DELETE FROM opportunities WHERE data_source = $1 AND project_id = ANY($2::uuid[])`, [DEMO_SOURCE, projectIds]);
-  const tables = DEMO_TABLES.filter((table) => table !== "opportunities" && table !== "opportunity_source_checks");
-  await q.exec(tables.map((table) => `DELETE FROM "${table}" WHERE data_source = '${DEMO_SOURCE}'`).join(";\n"));
+  await q.exec(DEMO_TABLES.map((table) => `DELETE FROM "${table}" WHERE data_source = '${DEMO_SOURCE}'`).join(";\n"));
 }
 
 /**
@@ -390,5 +373,4 @@ async function applyExtraction(q: Queryable, table: "districts" | "schools", upd
   return reset.length;
 }
 
-export type { DemoProjectRef } from "./opportunities";
 export type { DemoEntity } from "./model";

@@ -42,22 +42,9 @@ export interface NewsRows {
   signals: DemoRow[];
 }
 
-/** A signal with what the opportunity generator needs beside its row. */
-export interface DemoSignal {
-  row: DemoRow;
-  entity: DemoEntity;
-  articleUrl: string;
-  signalType: SignalType;
-  buyingIntent: string;
-  /** The signal's finding without the demo label (opportunities add their own). */
-  finding: string;
-  signalDate: string;
-  extractionConfidence: number;
-}
-
-export function buildNews(seed: number, entities: readonly DemoEntity[]): NewsRows & { demoSignals: DemoSignal[] } {
+export function buildNews(seed: number, entities: readonly DemoEntity[]): NewsRows {
   const articles: DemoRow[] = [];
-  const demoSignals: DemoSignal[] = [];
+  const signals: DemoRow[] = [];
   const typeRotation = new Rotation();
 
   for (const entity of entities) {
@@ -93,7 +80,7 @@ export function buildNews(seed: number, entities: readonly DemoEntity[]): NewsRo
           text.intent === "medium" && rng.chance(0.25) ? "high" : text.intent === "high" && rng.chance(0.2) ? "medium" : text.intent;
         const signalDate = dateOffset(Math.floor(publishedDays) - rng.int(0, 6));
         const extractionConfidence = round(rng.float(0.6, 0.98), 2);
-        const row: DemoRow = {
+        signals.push({
           id: demoUuid(seed, `signal/${entity.kind}/${entity.fed_id}/${k}/${j}`),
           article_id: articleId,
           signal_type: signalType,
@@ -113,21 +100,11 @@ export function buildNews(seed: number, entities: readonly DemoEntity[]): NewsRo
           school_id: entity.kind === "school" ? entity.id : null,
           data_source: DEMO_SOURCE,
           created_at: seededAt(),
-        };
-        demoSignals.push({
-          row,
-          entity,
-          articleUrl: url,
-          signalType,
-          buyingIntent: intent,
-          finding: text.summary,
-          signalDate,
-          extractionConfidence,
         });
       });
     }
   }
-  return { articles, signals: demoSignals.map((signal) => signal.row), demoSignals };
+  return { articles, signals };
 }
 
 function signalPayload(signalType: SignalType, rng: DemoRandom): DemoRow[string] {
