@@ -355,6 +355,8 @@ describe("opportunities", () => {
     for (const path of [`/api/v1/opportunities/${unknown}`, `/api/v1/opportunities/${unknown}/verification`])
       expect((await t.get(path, "enterprise")).status).toBe(404);
     expect((await t.post(`/api/v1/opportunities/${unknown}/refresh`, {}, "enterprise")).status).toBe(404);
+    const withBody = await t.post(`/api/v1/opportunities/${rows[0]!.id}/refresh`, { force: true }, "enterprise");
+    expect([withBody.status, withBody.body.message]).toEqual([400, expect.stringContaining("force")]);
     expect((await t.get(`/api/v1/opportunities?project_id=${unknown}`, "enterprise")).status).toBe(404);
   });
 
@@ -400,5 +402,34 @@ describe("opportunities", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("runs again when a signal arrives: the project gains the new signal's opportunity", async () => {
+    const id = await insert(t.db, "articles", {
+      url: `${base}/grant`,
+      title: "Prairie View wins a state literacy grant",
+      published_at: `${daysAgo(1)}T12:00:00Z`,
+      data_source: "test",
+    });
+    await insert(t.db, "signals", {
+      article_id: id,
+      signal_type: "grant_award",
+      buying_intent: "high",
+      summary: "Prairie View Public Schools won a $250,000 state literacy grant.",
+      signal_date: daysAgo(1),
+      extraction_confidence: 0.8,
+      entity_type: "district",
+      entity_resolution_status: "resolved",
+      entity_match_confidence: 1,
+      district_id: ne,
+      data_source: "test",
+    });
+    const page = await until(
+      async () => (await t.get(`/api/v1/opportunities?project_id=${project}&supplementary=false`, "enterprise")).body,
+      (body) => body.data?.length >= 5,
+    );
+    const grant = page.data.find((r: Row) => r.signal_type === "grant_award");
+    expect(grant).toMatchObject({ confidence: 0.8, verification_status: "unverified", window_status: "open" });
+    expect(grant.window_ends_on).toBe(isoDay(new Date(Date.parse(daysAgo(1)) + 180 * 86_400_000)));
   });
 });
