@@ -12,6 +12,7 @@ import { isoDay, setClock } from "../../src/config/clock";
 import { runOpportunityAgent } from "../../src/features/research/opportunities/opportunity.agent";
 import { createTestApp, type TestApp } from "../support/app";
 import { insert, insertDistrict, insertDistrictStats } from "../support/factories";
+import { insertUnlock } from "../support/school-factories";
 import { countStatements } from "../support/statements";
 import { until } from "../support/wait";
 
@@ -344,6 +345,11 @@ describe("opportunities", () => {
     const mine = body.data.projects.find((p: Row) => p.id === project);
     expect(mine.opportunities.pagination.total).toBe(4);
     expect(mine.opportunities.data[0].contacts).toEqual([{ name: "Dana Whitfield", email: null }]);
+    // Once the organization unlocks the contact, its email shows on every opportunity that names it.
+    await insertUnlock(t.db, t.orgs.enterprise, "contact", contactId);
+    const unlocked = (await t.get(`/api/v1/opportunities?project_id=${project}`, "enterprise")).body.data as Row[];
+    for (const row of unlocked)
+      expect(row.contacts).toMatchObject([{ contact_id: contactId, email: "dana.whitfield@prairieview.example" }]);
   });
 
   it("answers 400 for bad parameters and 404 for unknown ids", async () => {
