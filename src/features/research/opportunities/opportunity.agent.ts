@@ -93,7 +93,18 @@ const INTENT_FACTOR: Readonly<Record<string, number>> = { high: 1, medium: 0.85,
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
-interface SignalCandidate {
+/** The district or school a row is about, as both candidate reads select it. */
+interface CandidateEntity {
+  kind: Kind;
+  entity_id: string;
+  entity_name: string;
+  state: string;
+  city: string | null;
+  district_id: string | null;
+  school_id: string | null;
+}
+
+interface SignalCandidate extends CandidateEntity {
   signal_id: string;
   signal_type: SignalType;
   buying_intent: string;
@@ -109,13 +120,6 @@ interface SignalCandidate {
   data_source: string;
   article_url: string;
   article_title: string;
-  kind: Kind;
-  entity_id: string;
-  entity_name: string;
-  state: string;
-  city: string | null;
-  district_id: string | null;
-  school_id: string | null;
 }
 
 /** One row as the agent writes it (Prisma's create input, less the project's columns). */
@@ -264,14 +268,7 @@ export function signalDraft(c: SignalCandidate): OpportunityDraft {
 // ---------------------------------------------------------------------------------------------------
 // Supplementary prospects
 
-interface ProspectRow {
-  kind: Kind;
-  entity_id: string;
-  entity_name: string;
-  state: string;
-  city: string | null;
-  district_id: string | null;
-  school_id: string | null;
+interface ProspectRow extends CandidateEntity {
   reason: "open_bid" | "recent_unlock" | "enrollment_growth" | "revenue_change";
   /** Reason details (years, counts, the bid). */
   detail: Record<string, unknown>;
