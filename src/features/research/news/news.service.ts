@@ -69,6 +69,14 @@ const scopeCte = (org: string): string =>
 const IN_SCOPE = `(s.district_id IN (SELECT entity_id FROM scope WHERE entity_type = 'district')
                 OR s.school_id IN (SELECT entity_id FROM scope WHERE entity_type = 'school'))`;
 
+/**
+ * SQL true when signal `s` may be read by `scope` (`org`: the placeholder of the organization's id): any signal for
+ * `all`, else one about an entity the organization follows or has unlocked. Readers beyond the feed (the opportunity
+ * agent) use it, so a signal an organization may not read never reaches it another way.
+ */
+export const signalReadableSql = (scope: FeedScope["kind"], org: string): string =>
+  scope === "all" ? "true" : `EXISTS (WITH ${scopeCte(org)} SELECT 1 WHERE ${IN_SCOPE})`;
+
 /** The signal conditions and article conditions of a filter (in declaration order, so the first bad parameter is reported). */
 function feedConditions(filter: SignalFeedFilter | null | undefined, p: SqlParams): { signal: string[]; article: string[] } {
   const f = filter ?? {};

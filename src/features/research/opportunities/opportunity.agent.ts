@@ -3,8 +3,9 @@
  * on. Deterministic and offline: every sentence it writes is put together from stored facts (a signal's summary and
  * evidence, federal statistics, the organization's own unlocks and bids), never invented.
  *
- * - Signal-based: resolved signals other than noise from the last SIGNAL_MAX_AGE_DAYS whose district or school fits
- *   the project's profile (states, entity types, enrollment, locales, signal types, keywords) become one row each,
+ * - Signal-based: resolved signals other than noise from the last SIGNAL_MAX_AGE_DAYS that the organization may read
+ *   (the feed's rule: all with the signals module, else those about entities it follows or unlocked) whose district
+ *   or school fits the project's profile (states, entity types, enrollment, locales, signal types, keywords) become one row each,
  *   per (project, entity, signal). A school's signal becomes a district row when the profile takes districts only.
  * - Supplementary (`supplementary: true`): while a project has no signal-based row, the entities that fit its profile
  *   with a reason in real data, the strongest first (an open bid or a recent unlock of the organization, enrollment
@@ -23,6 +24,7 @@ import { checkIcp, type Icp } from "../../account/projects/project.icp";
 import { listedContactsOfParent } from "../../catalogue/contacts/contact.service";
 import { LOCALE_CODE_PREFIX, type LocaleBucket, type SIGNAL_TYPES } from "../../kits/common/enums";
 import { containsPattern } from "../../kits/common/list-kit";
+import { SIGNALS_MODULE, signalReadableSql } from "../news/news.service";
 import { signalWindow, windowStatus, type WindowDates } from "./opportunity.window";
 
 type SignalType = Exclude<(typeof SIGNAL_TYPES)[number], "noise">;
@@ -148,11 +150,26 @@ export interface OpportunityDraft {
 
 const placeOf = (c: { city: string | null; state: string }): string => (c.city ? `${c.city}, ${c.state}` : c.state);
 
-/** The resolved, recent signals (not noise) whose entity fits the profile, newest first. One statement. */
-async function signalCandidates(db: Db, profile: Profile, through: Date, today: string): Promise<SignalCandidate[]> {
+/**
+ * The resolved, recent signals (not noise) whose entity fits the profile and which the organization may read (the
+ * feed's rule: every signal with the signals module, else those about entities it follows or unlocked), newest
+ * first. One statement.
+ */
+async function signalCandidates(
+  db: Db,
+  organization: { id: string; entitlements: string[] },
+  profile: Profile,
+  through: Date,
+  today: string,
+): Promise<SignalCandidate[]> {
   const kinds = kindsOf(profile);
   const p = new SqlParams();
+  // Scoped, the organization's id is the statement's first parameter: the scope rule's text names it.
+  const readable = organization.entitlements.includes(SIGNALS_MODULE)
+    ? signalReadableSql("all", "")
+    : signalReadableSql("scoped", p.add(organization.id));
   const signalWhere: SqlFragment[] = [
+    sql.raw(readable),
     sql`s.signal_type <> 'noise'`,
     sql`s.entity_resolution_status = 'resolved'`,
     sql`s.created_at <= ${through.toISOString()}::timestamptz`,
@@ -442,6 +459,11 @@ export async function runOpportunityAgent(db: Db, projectId: string): Promise<Ag
     select: { organization_id: true, icp: true, updated_at: true },
   });
   if (!project) return { signalBased: 0, supplementary: 0 };
+  const organization = await db.prisma.organization.findUnique({
+    where: { id: project.organization_id },
+    select: { id: true, entitlements: true },
+  });
+  if (!organization) return { signalBased: 0, supplementary: 0 };
   const through = (await db.prisma.signal.aggregate({ _max: { created_at: true } }))._max.created_at ?? new Date(0);
   // A profile stored before profiles were checked is read as checked, or as no profile at all when it does not pass.
   let profile: Profile;
@@ -452,7 +474,7 @@ export async function runOpportunityAgent(db: Db, projectId: string): Promise<Ag
   }
   const at = now();
   const today = isoDay(at);
-  const signalDrafts = (await signalCandidates(db, profile, through, today)).map(signalDraft);
+  const signalDrafts = (await signalCandidates(db, organization, profile, through, today)).map(signalDraft);
   const signalBased = await write(db, project.organization_id, projectId, signalDrafts, at);
   let supplementary = 0;
   const hasSignalRows = await db.prisma.opportunity.count({ where: { project_id: projectId, supplementary: false } });
