@@ -66,6 +66,7 @@ describe("district blocks", () => {
     it("assessment_summary is the latest row, with metrics and coverage as the spec names them", async () => {
       const summary = (await detail(withData)).assessment_summary;
       expect(summary).toEqual({
+        data_source: "test",
         source_id: "test-assessment",
         state: "NE",
         school_year: 2023,
@@ -198,6 +199,7 @@ describe("district blocks", () => {
 
     it("a district without finance rows has latest null and an empty trend", async () => {
       expect((await detail(bare)).special_education_finance).toEqual({
+        data_source: null,
         latest: null,
         trend: [],
         history_gated: false,
