@@ -9,7 +9,8 @@
  *   present and total_revenue > 0 (no source publishes it: always this formula).
  * A row without the inputs keeps what it holds. Applied by refreshDistrictSummary (src/ingest/district-summary.ts),
  * which runs after every file of a statistics source and once after the first start's load; a repeat changes
- * no row.
+ * no row. A database loaded before the rule is backfilled once by migration 20261217000000_derived_yearly_metrics
+ * (the same formulas; test/ingest/derived-stats.test.ts compares the two).
  */
 import type { Queryable } from "../db/client";
 

@@ -3,7 +3,10 @@
  * gets student_teacher_ratio and federal_revenue_share_pct by one rule, whatever year; GET /metrics then
  * lists those years. Before, only the years whose source published a ratio had one, and no year had a share.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { metricsCatalogue } from "../../src/features/catalogue/metrics/metrics.service";
+import { deriveYearlyMetrics } from "../../src/ingest/derived-stats";
 import { refreshDistrictSummary } from "../../src/ingest/district-summary";
 import { insertAnnual, insertDistrict, insertSchool } from "../metrics/support";
 import { createTestDb, type TestDb } from "../support/db";
@@ -71,4 +74,49 @@ test("ratio and federal share for every year that has their inputs; published ra
   const before = await districtYears(d);
   expect(await refreshDistrictSummary(db)).toBe(0);
   expect(await districtYears(d)).toEqual(before);
+});
+
+test("the backfill migration of an already-loaded database applies the same rule", async () => {
+  const d = await insertDistrict(db, "2800002");
+  await insertAnnual(db, "district", d, 2019, { total_enrollment: 700, teachers_fte: 45.5, total_revenue: 9e6, federal_revenue: 1.1e6 });
+  await insertAnnual(db, "district", d, 2020, { total_enrollment: 690, teachers_fte: 44, student_teacher_ratio: 15.9, total_revenue: 0 });
+  await insertAnnual(db, "district", d, 2021, { total_enrollment: 0, teachers_fte: 40, federal_revenue: 5 });
+  const s = await insertSchool(db, "280000200001", d);
+  await insertAnnual(db, "school", s, 2019, { total_enrollment: 333, teachers_fte: 21 });
+  const read = async () => ({
+    district: await districtYears(d),
+    school: await db.query(`SELECT school_year_start, student_teacher_ratio FROM school_annual_stats WHERE school_id = $1`, [s]),
+  });
+  const reset = () =>
+    Promise.all([
+      db.query(
+        `UPDATE district_annual_stats SET student_teacher_ratio = NULL, federal_revenue_share_pct = NULL WHERE district_id = $1 AND school_year_start <> 2020`,
+        [d],
+      ),
+      db.query(`UPDATE school_annual_stats SET student_teacher_ratio = NULL WHERE school_id = $1`, [s]),
+    ]);
+  const before = await read();
+
+  const migration = fs.readFileSync(
+    path.join(__dirname, "../../prisma/migrations/20261217000000_derived_yearly_metrics/migration.sql"),
+    "utf8",
+  );
+  const statements = migration
+    .split(";")
+    .map((statement) => statement.replace(/^\s*--.*$/gm, "").trim())
+    .filter(Boolean);
+  expect(statements).toHaveLength(3);
+  for (const statement of statements) await db.query(statement);
+  const migrated = await read();
+  expect(migrated).not.toEqual(before);
+
+  await reset();
+  expect(await read()).toEqual(before);
+  await deriveYearlyMetrics(db);
+  expect(await read()).toEqual(migrated);
+  expect(migrated.district.map((r) => [r.y, r.ratio, r.share])).toEqual([
+    [2019, 15.38, 12.22],
+    [2020, 15.9, null],
+    [2021, null, null],
+  ]);
 });
