@@ -120,6 +120,11 @@ test("every block holding demo rows says data_source demo at its top level; real
   expect(Array.isArray(record.strategic_priorities) && record.strategic_priorities.length).toBeGreaterThan(0);
   expect(record.strategic_priorities.every((p: unknown) => typeof p === "string")).toBe(true);
   expect(record.strategic_priorities_data_source).toBe("demo");
+  // The gated intelligence lists (unlocked here): every item is labelled.
+  for (const list of ["pain_points", "vendors", "funding", "contracts", "bids"]) {
+    expect([list, record[list].length > 0]).toEqual([list, true]);
+    for (const item of record[list]) expect([list, item.data_source]).toEqual([list, "demo"]);
+  }
 
   // Not in the demo subset: nothing invented, and no label either.
   const untouched = await district(bare);

@@ -85,11 +85,11 @@ const STATE_ROW = words(`data_source, source_id, state, school_year, grade, subj
   mean_scale_score, data_quality, suppression_code`);
 const GRADE_ROW = ["id", ...STATE_ROW];
 const INTELLIGENCE_ITEMS: Record<string, string[]> = {
-  pain_points: words("id, category, description, source_url, detected_at"),
-  vendors: words("id, name, category"),
-  funding: words("id, source, amount, fiscal_year, description"),
-  contracts: words("id, vendor_id, vendor_name, category, amount, starts_on, expires_on"),
-  bids: words("id, title, status, posted_on, deadline_at, url, filing"),
+  pain_points: words("id, data_source, category, description, source_url, detected_at"),
+  vendors: words("id, data_source, name, category"),
+  funding: words("id, data_source, source, amount, fiscal_year, description"),
+  contracts: words("id, data_source, vendor_id, vendor_name, category, amount, starts_on, expires_on"),
+  bids: words("id, data_source, title, status, posted_on, deadline_at, url, filing"),
 };
 const FILING = words("action, reason_code, reason_note, filed_at");
 

@@ -2020,6 +2020,8 @@ export interface components {
              * @description Our id of the pain point (UUID).
              */
             id: string;
+            /** @description Where the item comes from: "demo" for a demo row (invented by the demo layer for a demo-completed record), "extraction" when the extraction pipeline found it. */
+            data_source: string;
             /** @description staffing, budget, infrastructure, security, integration, compliance, enrollment, other. */
             category: string;
             /** @description The problem, as extracted from public documents. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
@@ -2039,6 +2041,8 @@ export interface components {
              * @description Our id of the vendor (UUID).
              */
             id: string;
+            /** @description Where the item comes from: "demo" for a demo row (invented by the demo layer for a demo-completed record), "extraction" when the extraction pipeline found it. */
+            data_source: string;
             /** @description Vendor name (demo vendors use sample names such as Contoso). */
             name: string;
             /** @description sis, lms, assessment, communication, hr, finance, security, sso, devices, other. */
@@ -2051,6 +2055,8 @@ export interface components {
              * @description Our id of the funding row (UUID).
              */
             id: string;
+            /** @description Where the item comes from: "demo" for a demo row (invented by the demo layer for a demo-completed record), "extraction" when the extraction pipeline found it. */
+            data_source: string;
             /** @description esser, erate, title_i, bond, grant, state, other. */
             source: string;
             /** @description Amount, USD, nominal (not adjusted for inflation). */
@@ -2070,6 +2076,8 @@ export interface components {
              * @description Our id of the contract (UUID).
              */
             id: string;
+            /** @description Where the item comes from: "demo" for a demo row (invented by the demo layer for a demo-completed record), "extraction" when the extraction pipeline found it. */
+            data_source: string;
             /**
              * Format: uuid
              * @description Our id of the vendor, when known.
@@ -2099,6 +2107,8 @@ export interface components {
              * @description Our id of the bid (UUID).
              */
             id: string;
+            /** @description Where the item comes from: "demo" for a demo row (invented by the demo layer for a demo-completed record), "extraction" when the extraction pipeline found it. */
+            data_source: string;
             /** @description Title of the bid or RFP as posted. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
             title: string;
             /** @description open while still taking bids (status open, deadline not passed), else closed. */
