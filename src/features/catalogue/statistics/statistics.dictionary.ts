@@ -176,7 +176,7 @@ export const statisticsDictionary: Dictionary = {
     valueStatus: MISSING_STATUS,
   },
   SpecialEducationFinance: {
-    [TYPE]: `A district's special-education finance by fiscal year (IDEA child counts with F-33 finance), history-gated. ${SOURCES.demo} (no real IDEA or national F-33 file is loaded).`,
+    [TYPE]: `A district's special-education finance by fiscal year (IDEA child counts with F-33 finance), history-gated. ${SOURCES.demo} No real IDEA file is loaded: demo entries exist only for fiscal years with the district's real F-33 totals (annualStatistics), copy those totals and derive their amounts as shares of them; dataSource says demo.`,
     latest: "The latest fiscal year's entry.",
     trend: "Entries by fiscal year, ascending; only the latest when historyGated.",
     ...HISTORY,
