@@ -3,8 +3,8 @@
  * each (issue 15; field dictionary: data/README.md "District record fields: which year"):
  * - student_count, teachers_fte, total_staff (= total_staff_fte): each from the latest year having it;
  * - student_teacher_ratio: from the latest year having both enrollment and teachers (> 0): that year's
- *   published ratio, else enrollment / teachers of that same year (never numerator and denominator of
- *   different years);
+ *   stored ratio (published, or derived from that same year's counts by deriveYearlyMetrics, which runs
+ *   first: never numerator and denominator of different years);
  * - total_revenue, total_expenditures: from the latest year having each (F-33 FY N is school year N-1);
  * - revenue_per_student, expenditures_per_student: from the latest year having the finance total and
  *   enrollment on the same row (revenue: the published V33 per-pupil amount of that row when present).
@@ -13,6 +13,7 @@
  * and ingestDemoFiles once after the whole load.
  */
 import type { Queryable } from "../db/client";
+import { deriveYearlyMetrics } from "./derived-stats";
 
 // Hand-written: one set-based UPDATE over ~20k districts x ~17 stats years; per-district Prisma updates
 // took the first start over budget (bench/startup.ts, data/README.md load times).
@@ -26,8 +27,7 @@ WITH s AS (
     (array_agg(enr ORDER BY y DESC) FILTER (WHERE enr IS NOT NULL))[1] AS student_count,
     (array_agg(tch ORDER BY y DESC) FILTER (WHERE tch IS NOT NULL))[1] AS teachers_fte,
     (array_agg(staff ORDER BY y DESC) FILTER (WHERE staff IS NOT NULL))[1] AS total_staff,
-    (array_agg(coalesce(ratio, round((enr / tch)::numeric, 2)::float8) ORDER BY y DESC)
-       FILTER (WHERE enr IS NOT NULL AND tch > 0))[1] AS student_teacher_ratio,
+    (array_agg(ratio ORDER BY y DESC) FILTER (WHERE ratio IS NOT NULL AND enr IS NOT NULL AND tch > 0))[1] AS student_teacher_ratio,
     (array_agg(rev ORDER BY y DESC) FILTER (WHERE rev IS NOT NULL))[1] AS total_revenue,
     (array_agg(exp ORDER BY y DESC) FILTER (WHERE exp IS NOT NULL))[1] AS total_expenditures,
     (array_agg(coalesce(rps, round((rev / enr)::numeric, 2)::float8) ORDER BY y DESC)
@@ -61,8 +61,12 @@ WHERE d.id = v.district_id
        v.revenue_per_student, v.expenditures_per_student)
 RETURNING d.id`;
 
-/** Applies the rule above to every district; returns how many districts changed (0 on a repeat). */
+/**
+ * Derives the yearly metrics of every stats row that has their inputs (src/ingest/derived-stats.ts), then
+ * applies the rule above to every district; returns how many districts changed (0 on a repeat).
+ */
 export async function refreshDistrictSummary(q: Queryable): Promise<number> {
+  await deriveYearlyMetrics(q);
   const rows = await q.query<{ id: string }>(REFRESH_SQL);
   return rows.length;
 }

@@ -66,6 +66,7 @@ describe("district blocks", () => {
     it("assessment_summary is the latest row, with metrics and coverage as the spec names them", async () => {
       const summary = (await detail(withData)).assessment_summary;
       expect(summary).toEqual({
+        data_source: "test",
         source_id: "test-assessment",
         state: "NE",
         school_year: 2023,
@@ -198,6 +199,7 @@ describe("district blocks", () => {
 
     it("a district without finance rows has latest null and an empty trend", async () => {
       expect((await detail(bare)).special_education_finance).toEqual({
+        data_source: null,
         latest: null,
         trend: [],
         history_gated: false,
@@ -213,19 +215,23 @@ describe("district blocks", () => {
       expect(record.pain_points).toEqual([
         {
           id: intel.painPointId,
+          data_source: "test",
           category: "staffing",
           description: "Shortage A",
           source_url: "https://example.test/pain",
           detected_at: "2026-03-01T00:00:00.000Z",
         },
       ]);
-      expect(record.vendors).toEqual([{ id: intel.vendorId, name: expect.stringMatching(/^Vendor A /), category: "lms" }]);
+      expect(record.vendors).toEqual([
+        { id: intel.vendorId, data_source: "test", name: expect.stringMatching(/^Vendor A /), category: "lms" },
+      ]);
       expect(record.funding).toEqual([
-        { id: intel.fundingId, source: "title_i", amount: 125000.5, fiscal_year: 2026, description: "Title I" },
+        { id: intel.fundingId, data_source: "test", source: "title_i", amount: 125000.5, fiscal_year: 2026, description: "Title I" },
       ]);
       expect(record.contracts).toEqual([
         {
           id: intel.contractId,
+          data_source: "test",
           vendor_id: intel.vendorId,
           vendor_name: record.vendors[0].name,
           category: "lms",
@@ -239,7 +245,12 @@ describe("district blocks", () => {
         [intel.openBidId, "open"],
         [intel.lapsedBidId, "closed"],
       ]);
-      expect(record.bids[0]).toMatchObject({ title: "Open RFP A", posted_on: "2026-10-01", url: "https://example.test/rfp-open" });
+      expect(record.bids[0]).toMatchObject({
+        data_source: "test",
+        title: "Open RFP A",
+        posted_on: "2026-10-01",
+        url: "https://example.test/rfp-open",
+      });
       expect(record.bids[0].deadline_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     });
 

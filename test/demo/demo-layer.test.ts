@@ -61,6 +61,16 @@ async function insertCatalogue(): Promise<void> {
        AS x(fed_id text, name text, state text, physical_city text, student_count int, phone text)`,
     [JSON.stringify(districts)],
   );
+  // Real F-33 totals (FY2020 and FY2021, on school years 2019 and 2020) for all but the districts ending in 4 or 9;
+  // those ending in 1 or 6 have no federal revenue. Demo special-education finance is derived from them.
+  await db.query(
+    `INSERT INTO district_annual_stats (district_id, school_year_start, finance_fiscal_year, total_enrollment, total_revenue,
+                                        total_expenditures, federal_revenue)
+     SELECT d.id, fy - 1, fy, coalesce(d.student_count, 800), coalesce(d.student_count, 800) * 15000.0 + fy,
+            coalesce(d.student_count, 800) * 15500.0, CASE WHEN right(d.fed_id, 1) NOT IN ('1', '6') THEN coalesce(d.student_count, 800) * 1200.0 END
+       FROM districts d CROSS JOIN (VALUES (2020), (2021)) AS f(fy)
+      WHERE right(d.fed_id, 1) NOT IN ('4', '9')`,
+  );
   // Two districts a real extraction already went through: the demo layer must leave them alone.
   await db.query(
     `UPDATE districts SET status = 'completed', ai_summary = 'Real summary from the extraction pipeline.' WHERE fed_id = '9900001'`,
@@ -441,8 +451,16 @@ describe("demo layer", () => {
     }
   });
 
-  it("writes internally consistent special-education finance for 2021-2023", async () => {
+  it("writes internally consistent special-education finance, derived from the real F-33 totals of each fiscal year", async () => {
     const rows = await db.query<Record<string, number>>(`SELECT * FROM special_education_finance WHERE data_source = 'demo'`);
+    const real = new Map(
+      (
+        await db.query<Record<string, number>>(
+          `SELECT district_id, finance_fiscal_year, total_enrollment, total_revenue, total_expenditures, federal_revenue
+             FROM district_annual_stats WHERE finance_fiscal_year IS NOT NULL`,
+        )
+      ).map((r) => [`${r.district_id}/${r.finance_fiscal_year}`, r]),
+    );
     // NE districts have real rows, so none of them gets demo ones.
     expect(
       await column(
@@ -450,8 +468,21 @@ describe("demo layer", () => {
       ),
     ).toEqual([0]);
     expect(rows.length).toBeGreaterThan(0);
-    expect(new Set(rows.map((r) => r.fiscal_year))).toEqual(new Set([2021, 2022, 2023]));
+    // Only fiscal years with real totals; the totals are the real ones, the invented amounts within them.
+    expect(new Set(rows.map((r) => r.fiscal_year))).toEqual(new Set([2020, 2021]));
+    expect(rows.some((r) => r.total_federal_revenue === null)).toBe(true);
     for (const r of rows) {
+      const served = real.get(`${r.district_id}/${r.fiscal_year}`);
+      expect(served).toBeDefined();
+      expect([r.total_enrollment, r.total_revenue, r.total_expenditures, r.total_federal_revenue]).toEqual([
+        served!.total_enrollment,
+        served!.total_revenue,
+        served!.total_expenditures,
+        served!.federal_revenue,
+      ]);
+      expect(r.idea_part_b_revenue).toBeLessThanOrEqual(served!.federal_revenue ?? served!.total_revenue);
+      expect(r.special_ed_current_expenditures).toBeLessThanOrEqual(served!.total_expenditures);
+      expect(r.idea_child_count).toBeLessThanOrEqual(served!.total_enrollment);
       const n = r.idea_child_count as number;
       expect(Math.abs((r.idea_revenue_per_sped_student as number) - (r.idea_part_b_revenue as number) / n)).toBeLessThanOrEqual(0.005);
       expect(

@@ -66,29 +66,30 @@ const SCHOOL_BREAKDOWN_KEYS = words("enrollment_grade, enrollment_race_sex");
 const BREAKDOWN_YEAR = words("school_year_start, source_version, source_url, rows");
 const BREAKDOWN_ROW = words("category, subgroup, value, value_status");
 const BREAKDOWN_HISTORY = words("trend, history_gated, history_years_available");
-const SPED = words("latest, trend, history_gated, history_years_available, caveat");
-const SPED_ENTRY = words(`fiscal_year, school_year_start, total_enrollment, idea_child_count, idea_child_count_status,
+// data_source: the demo label at the top of each block that can hold demo rows (issue 25 point 3).
+const SPED = words("data_source, latest, trend, history_gated, history_years_available, caveat");
+const SPED_ENTRY = words(`data_source, fiscal_year, school_year_start, total_enrollment, idea_child_count, idea_child_count_status,
   idea_part_b_revenue_flag, f33_version, child_count_version, source_f33_url, source_child_count_url, loaded_at,
   idea_part_b_revenue, total_federal_revenue, total_revenue, total_expenditures, special_ed_current_expenditures,
   special_ed_instructional_expenditures, special_ed_student_support_expenditures,
   special_ed_instructional_staff_support_expenditures, special_ed_transportation_expenditures,
   idea_revenue_per_sped_student, special_ed_current_expenditures_per_sped_student, sped_enrollment_pct,
   idea_revenue_share_of_total_revenue_pct`);
-const ASSESSMENT_SUMMARY = words(`source_id, state, school_year, data_quality, subjects_available, metrics, grade_summary,
+const ASSESSMENT_SUMMARY = words(`data_source, source_id, state, school_year, data_quality, subjects_available, metrics, grade_summary,
   source_manifest_uri, canonical_artifact_uri, coverage, comparability_warning`);
 const ASSESSMENT_METRIC = words("proficiency_pct, tested_count, participation_rate, state_proficiency_pct, vs_state_pp, basis");
 const COVERAGE = words(`source_id, source_name, publication_status, published_at, canonical_artifact_uri,
   canonical_artifact_format, manifest_uri, quality_summary`);
-const STATE_ROW = words(`source_id, state, school_year, grade, subject, student_group_type, student_group, student_group_id,
+const STATE_ROW = words(`data_source, source_id, state, school_year, grade, subject, student_group_type, student_group, student_group_id,
   enrolled_count, tested_count, tested_with_scores_count, proficiency_count, proficiency_pct, participation_rate,
   mean_scale_score, data_quality, suppression_code`);
 const GRADE_ROW = ["id", ...STATE_ROW];
 const INTELLIGENCE_ITEMS: Record<string, string[]> = {
-  pain_points: words("id, category, description, source_url, detected_at"),
-  vendors: words("id, name, category"),
-  funding: words("id, source, amount, fiscal_year, description"),
-  contracts: words("id, vendor_id, vendor_name, category, amount, starts_on, expires_on"),
-  bids: words("id, title, status, posted_on, deadline_at, url, filing"),
+  pain_points: words("id, data_source, category, description, source_url, detected_at"),
+  vendors: words("id, data_source, name, category"),
+  funding: words("id, data_source, source, amount, fiscal_year, description"),
+  contracts: words("id, data_source, vendor_id, vendor_name, category, amount, starts_on, expires_on"),
+  bids: words("id, data_source, title, status, posted_on, deadline_at, url, filing"),
 };
 const FILING = words("action, reason_code, reason_note, filed_at");
 
@@ -214,7 +215,7 @@ describe("full district and school records", () => {
     const res = await t.get("/api/v1/districts?limit=1").expect(200);
     const record = res.body.data[0];
     expect(record.id).toBe(firstDistrict);
-    expect(keys(record)).toEqual(sorted([...DISTRICT_FIELDS, ...EXTRA_FIELDS]));
+    expect(keys(record)).toEqual(sorted([...DISTRICT_FIELDS, ...EXTRA_FIELDS, "strategic_priorities_data_source"]));
     const annual = record.annual_statistics;
     expect(keys(annual)).toEqual(sorted(DISTRICT_ANNUAL));
     expect(keys(annual.latest)).toEqual(sorted(DISTRICT_ENTRY));

@@ -1447,6 +1447,8 @@ export interface components {
             longitude: number | null;
             /** @description Strategic priorities extracted from the district's public documents. Gated: null until the caller's organization unlocks this district or school (6 credits; contract section 4). */
             strategic_priorities: string[] | null;
+            /** @description Where strategicPriorities come from: "demo" when the demo layer invented them (docs/demo-data.md), "extraction" when the extraction pipeline read them from the district's documents, null when the district has none. Gated: null until the caller's organization unlocks this district or school (6 credits; contract section 4). */
+            strategic_priorities_data_source: string | null;
             /** @description Summary of the district generated from its extracted public documents (demo records: text starting 'Demo summary'). Gated: null until the caller's organization unlocks this district or school (6 credits; contract section 4). */
             ai_summary: string | null;
             /**
@@ -1514,6 +1516,8 @@ export interface components {
             assessment_state_rows: components["schemas"]["AssessmentStateRowFields"][];
             /** @description IDEA child counts with F-33 special-education finance, by fiscal year (F-33 FY N = school year N-1); trend history-gated like annualStatistics. Demo data: written by the demo layer (data_source demo), not from a real source. */
             special_education_finance: {
+                /** @description Where the block's entries come from: "demo" when they are demo rows (invented amounts, derived as shares of the district's real F-33 totals of the same fiscal year, which they copy; docs/demo-data.md), else the source of the rows; null without entries. */
+                data_source: string | null;
                 /** @description The latest fiscal year's entry. */
                 latest: components["schemas"]["SpecialEducationFinanceEntryFields"] | null;
                 /** @description Entries by fiscal year, ascending; only the latest when historyGated. */
@@ -1621,6 +1625,8 @@ export interface components {
         };
         /** @description The latest assessment summary of a district or school (highest school_year). */
         AssessmentSummaryFields: {
+            /** @description Where the figures come from: "demo" for demo rows (invented results, written only in states without real assessment rows; docs/demo-data.md), else the loader's source name. */
+            data_source: string;
             /** @description Id of the assessment source. */
             source_id: string;
             /** @description Two-letter state abbreviation. */
@@ -1693,6 +1699,8 @@ export interface components {
              * @description Our id of the row (UUID).
              */
             id: string;
+            /** @description Where the figures come from: "demo" for demo rows (invented results, written only in states without real assessment rows; docs/demo-data.md), else the loader's source name. */
+            data_source: string;
             /** @description Id of the assessment source (demo rows: demo-assessment). */
             source_id: string;
             /** @description Two-letter state abbreviation. */
@@ -1733,6 +1741,8 @@ export interface components {
         };
         /** @description One state-level assessment result (state, year, grade, subject, student group). */
         AssessmentStateRowFields: {
+            /** @description Where the figures come from: "demo" for demo rows (invented results, written only in states without real assessment rows; docs/demo-data.md), else the loader's source name. */
+            data_source: string;
             /** @description Id of the assessment source (demo rows: demo-assessment). */
             source_id: string;
             /** @description Two-letter state abbreviation. */
@@ -1831,6 +1841,8 @@ export interface components {
             source_f33_url: string | null;
             /** @description The IDEA child count source page. */
             source_child_count_url: string | null;
+            /** @description The row's source: "demo" for a demo row (its totals are the real F-33 figures of that fiscal year, its special-education amounts invented shares of them). */
+            data_source: string | null;
             /**
              * Format: date-time
              * @description When this row was written (UTC).
@@ -2008,6 +2020,8 @@ export interface components {
              * @description Our id of the pain point (UUID).
              */
             id: string;
+            /** @description Where the item comes from: "demo" for a demo row (invented by the demo layer for a demo-completed record), "extraction" when the extraction pipeline found it. */
+            data_source: string;
             /** @description staffing, budget, infrastructure, security, integration, compliance, enrollment, other. */
             category: string;
             /** @description The problem, as extracted from public documents. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
@@ -2027,6 +2041,8 @@ export interface components {
              * @description Our id of the vendor (UUID).
              */
             id: string;
+            /** @description Where the item comes from: "demo" for a demo row (invented by the demo layer for a demo-completed record), "extraction" when the extraction pipeline found it. */
+            data_source: string;
             /** @description Vendor name (demo vendors use sample names such as Contoso). */
             name: string;
             /** @description sis, lms, assessment, communication, hr, finance, security, sso, devices, other. */
@@ -2039,6 +2055,8 @@ export interface components {
              * @description Our id of the funding row (UUID).
              */
             id: string;
+            /** @description Where the item comes from: "demo" for a demo row (invented by the demo layer for a demo-completed record), "extraction" when the extraction pipeline found it. */
+            data_source: string;
             /** @description esser, erate, title_i, bond, grant, state, other. */
             source: string;
             /** @description Amount, USD, nominal (not adjusted for inflation). */
@@ -2058,6 +2076,8 @@ export interface components {
              * @description Our id of the contract (UUID).
              */
             id: string;
+            /** @description Where the item comes from: "demo" for a demo row (invented by the demo layer for a demo-completed record), "extraction" when the extraction pipeline found it. */
+            data_source: string;
             /**
              * Format: uuid
              * @description Our id of the vendor, when known.
@@ -2087,6 +2107,8 @@ export interface components {
              * @description Our id of the bid (UUID).
              */
             id: string;
+            /** @description Where the item comes from: "demo" for a demo row (invented by the demo layer for a demo-completed record), "extraction" when the extraction pipeline found it. */
+            data_source: string;
             /** @description Title of the bid or RFP as posted. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
             title: string;
             /** @description open while still taking bids (status open, deadline not passed), else closed. */
@@ -2954,6 +2976,8 @@ export interface components {
             };
             /** @description The parent district's special-education finance; null when the school has no parent district. */
             parent_district_special_education_finance: {
+                /** @description Where the block's entries come from: "demo" when they are demo rows (invented amounts, derived as shares of the district's real F-33 totals of the same fiscal year, which they copy; docs/demo-data.md), else the source of the rows; null without entries. */
+                data_source: string | null;
                 /**
                  * Format: uuid
                  * @description Our id of the parent district.

@@ -3,12 +3,14 @@
  * companies, and prose templates that always say they are demo content.
  */
 
-export const DEMO_SOURCE = "demo";
+import { DEMO_DATA_SOURCE, DEMO_SUMMARY_PREFIX } from "../../features/kits/common/data-source";
+
+export const DEMO_SOURCE = DEMO_DATA_SOURCE;
 export const DEMO_HOST = "https://demo.example.org";
 export const DEMO_EMAIL_DOMAIN = "demo.example.org";
 
 /** Markers the seeder writes into district/school columns it does not own, so it can find and undo them. */
-export const DEMO_SUMMARY_PREFIX = "Demo summary (generated, not from real documents): ";
+export { DEMO_SUMMARY_PREFIX };
 export const DEMO_ERROR_PREFIX = "Demo: ";
 
 /** States the demo subset prefers, in this order (the largest districts of each come first). */

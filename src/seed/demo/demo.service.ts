@@ -20,7 +20,7 @@ import { type DemoRow, insertRows } from "./bulk";
 import { DEMO_ERROR_PREFIX, DEMO_SOURCE, DEMO_SUMMARY_PREFIX, PREFERRED_STATES } from "./catalog";
 import { buildContacts } from "./contacts";
 import { completedUpdate, errorUpdate, type ExtractionUpdate, processingUpdate } from "./extraction";
-import { buildSpecialEducationFinance } from "./finance";
+import { buildSpecialEducationFinance, type RealFinanceYear } from "./finance";
 import { buildIntelligence } from "./intelligence";
 import { type CenterSeedRow, districtEntity, type DistrictSeedRow, schoolEntity, type SchoolSeedRow } from "./model";
 import { buildNews, buildTimelineEvents } from "./news";
@@ -160,6 +160,7 @@ export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Prom
         special_education_finance: buildSpecialEducationFinance(
           seed,
           districts.filter((d) => selection.financeDistrictIds.has(d.id)).slice(0, DEMO_LIMITS.financeDistricts),
+          selection.realF33,
         ),
         ...associations,
         childcare_people: buildChildcarePeople(seed, selection.childcareCenters),
@@ -210,6 +211,8 @@ interface Selection {
   assessmentDistrictIds: Set<string>;
   assessmentSchoolIds: Set<string>;
   financeDistrictIds: Set<string>;
+  /** Each subset district's real F-33 years with total revenue, expenditures and enrollment (ascending): demo finance is derived from them. */
+  realF33: Map<string, RealFinanceYear[]>;
   childcareCenters: CenterSeedRow[];
 }
 
@@ -295,6 +298,20 @@ async function selectSubset(q: Queryable): Promise<Selection> {
     `SELECT DISTINCT district_id AS id FROM special_education_finance WHERE district_id = ANY($1::uuid[]) AND data_source <> $2`,
     districtIds,
   );
+  // The real F-33 totals served beside demo finance (annual_statistics): demo amounts are shares of them, and a
+  // district or fiscal year without them gets no demo finance. Hand-written: on the seed's transaction `q`.
+  const realF33 = new Map<string, RealFinanceYear[]>();
+  for (const row of await q.query<RealFinanceYear & { district_id: string }>(
+    `SELECT district_id, finance_fiscal_year AS fiscal_year, total_revenue, total_expenditures, federal_revenue, total_enrollment
+       FROM district_annual_stats
+      WHERE district_id = ANY($1::uuid[]) AND finance_fiscal_year IS NOT NULL
+        AND total_revenue > 0 AND total_expenditures > 0 AND total_enrollment > 0
+      ORDER BY district_id, finance_fiscal_year`,
+    [districtIds],
+  )) {
+    const { district_id, ...year } = row;
+    realF33.set(district_id, [...(realF33.get(district_id) ?? []), year]);
+  }
 
   // Hand-written: bulk demo seed on the seed's transaction `q` (bench/startup.ts first start).
   const childcareCenters = await q.query<CenterSeedRow>(
@@ -314,7 +331,8 @@ async function selectSubset(q: Queryable): Promise<Selection> {
     schoolGrades: new Map(completedSchools.map((s) => [s.id, { grade_low: s.grade_low, grade_high: s.grade_high }])),
     assessmentDistrictIds: new Set(completedDistricts.filter((d) => !realAssessmentStates.has(d.state)).map((d) => d.id)),
     assessmentSchoolIds: new Set(completedSchools.filter((s) => !realAssessmentStates.has(s.state)).map((s) => s.id)),
-    financeDistrictIds: new Set(districtIds.filter((id) => !realFinance.has(id))),
+    financeDistrictIds: new Set(districtIds.filter((id) => !realFinance.has(id) && realF33.has(id))),
+    realF33,
     childcareCenters,
   };
 }

@@ -1,33 +1,53 @@
 /**
- * Demo special-education finance (fiscal years 2021-2023). Amounts are whole dollars; every derived
- * figure is computed from the stored amounts: per-student = amount / idea_child_count (2 decimals),
- * percentages = part / whole * 100 (2 decimals, within 0-100), and the four spending lines never add up
- * to more than special_ed_current_expenditures.
+ * Demo special-education finance, derived from the district's real F-33 figures (issue 25 point 3): a demo
+ * row exists only for a fiscal year in which the district's real annual statistics (district_annual_stats,
+ * served beside it as annual_statistics) hold total revenue, total expenditures and enrollment; at most the
+ * latest three such years. Its total_revenue, total_expenditures, total_federal_revenue and total_enrollment
+ * are the real figures of that row, and the invented amounts are shares of them, so they can never exceed or
+ * contradict them: IDEA Part B revenue is 0.8-1.8% of total revenue (and at most 45% of federal revenue),
+ * special-education current expenditures 9-14% of total expenditures, the four spending lines shares of that.
+ * Amounts are whole dollars; per-student = amount / idea_child_count (2 decimals), percentages = part / whole
+ * * 100 (2 decimals, within 0-100).
  */
 import type { DemoRow } from "./bulk";
 import { DEMO_HOST, DEMO_SOURCE } from "./catalog";
 import { type DemoEntity, seededAt } from "./model";
 import { DemoRandom, demoUuid, round } from "./random";
 
-export const FINANCE_FISCAL_YEARS = [2021, 2022, 2023] as const;
+/** How many of a district's latest real F-33 fiscal years get demo rows. */
+export const FINANCE_MAX_YEARS = 3;
 
-export function buildSpecialEducationFinance(seed: number, districts: readonly DemoEntity[]): DemoRow[] {
+/** One fiscal year of a district's real F-33 figures (district_annual_stats, school year fiscal_year - 1). */
+export interface RealFinanceYear {
+  fiscal_year: number;
+  total_revenue: number;
+  total_expenditures: number;
+  federal_revenue: number | null;
+  total_enrollment: number;
+}
+
+export function buildSpecialEducationFinance(
+  seed: number,
+  districts: readonly DemoEntity[],
+  realFinance: ReadonlyMap<string, readonly RealFinanceYear[]>,
+): DemoRow[] {
   const rows: DemoRow[] = [];
   for (const district of districts) {
+    const years = (realFinance.get(district.id) ?? []).slice(-FINANCE_MAX_YEARS);
+    if (!years.length) continue;
     const rng = new DemoRandom(seed, `sped-finance/${district.fed_id}`);
-    const baseEnrollment = district.size_hint && district.size_hint > 0 ? district.size_hint : rng.int(1500, 40_000);
     const spedRate = rng.float(0.11, 0.17);
-    const revenuePerStudent = rng.float(13_000, 21_000);
-    for (const fiscalYear of FINANCE_FISCAL_YEARS) {
+    for (const real of years) {
+      const fiscalYear = real.fiscal_year;
       const yearRng = new DemoRandom(seed, `sped-finance/${district.fed_id}/${fiscalYear}`);
-      // Enrollment drifts about 1% a year toward the directory count of the latest year.
-      const enrollment = Math.max(50, Math.round(baseEnrollment * (1 - 0.01 * (2023 - fiscalYear)) * yearRng.float(0.995, 1.005)));
-      const childCount = Math.max(5, Math.round(enrollment * (spedRate + yearRng.float(-0.004, 0.004))));
-      const totalRevenue = Math.round(enrollment * revenuePerStudent * (1 + 0.03 * (fiscalYear - 2021)));
-      const ideaRevenue = Math.round(childCount * yearRng.float(1500, 2600));
-      const federalRevenue = Math.max(Math.round(totalRevenue * yearRng.float(0.06, 0.12)), ideaRevenue * 3);
-      const totalExpenditures = Math.round(totalRevenue * yearRng.float(0.95, 1.04));
-      const spedCurrent = Math.round(childCount * yearRng.float(9_000, 16_000));
+      const enrollment = real.total_enrollment;
+      const totalRevenue = real.total_revenue;
+      const totalExpenditures = real.total_expenditures;
+      const federalRevenue = real.federal_revenue;
+      const childCount = Math.max(1, Math.round(enrollment * (spedRate + yearRng.float(-0.004, 0.004))));
+      const revenueShare = Math.round(totalRevenue * yearRng.float(0.008, 0.018));
+      const ideaRevenue = federalRevenue === null ? revenueShare : Math.min(revenueShare, Math.floor(Math.max(0, federalRevenue) * 0.45));
+      const spedCurrent = Math.round(totalExpenditures * yearRng.float(0.09, 0.14));
       const instructional = Math.round(spedCurrent * yearRng.float(0.55, 0.64));
       const studentSupport = Math.round(spedCurrent * yearRng.float(0.12, 0.18));
       const staffSupport = Math.round(spedCurrent * yearRng.float(0.04, 0.08));

@@ -1,7 +1,11 @@
 /** Field dictionary: assessment summaries and rows. */
 import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
 
+const DATA_SOURCE =
+  'Where the figures come from: "demo" for demo rows (invented results, written only in states without real assessment rows; docs/demo-data.md), else the loader\'s source name.';
+
 const ROW = {
+  dataSource: DATA_SOURCE,
   sourceId: "Id of the assessment source (demo rows: demo-assessment).",
   state: "Two-letter state abbreviation.",
   schoolYear: "School year as the fall year it starts in (2023 = 2023-24).",
@@ -48,6 +52,7 @@ export const assessmentsDictionary: Dictionary = {
   },
   AssessmentSummary: {
     [TYPE]: "The latest assessment summary of a district or school (highest school_year).",
+    dataSource: DATA_SOURCE,
     sourceId: "Id of the assessment source.",
     state: "Two-letter state abbreviation.",
     schoolYear: "School year as the fall year it starts in (2023 = 2023-24).",

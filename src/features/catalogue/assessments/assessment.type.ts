@@ -37,6 +37,7 @@ export class AssessmentCoverage {
 
 @ObjectType()
 export class AssessmentSummary {
+  @Col("string", { required: true }) data_source: string;
   @Col("string", { required: true }) source_id: string;
   @Col("string", { required: true }) state: string;
   @Col("int", { required: true }) school_year: number;
@@ -52,6 +53,7 @@ export class AssessmentSummary {
 
 @ObjectType()
 export class AssessmentStateRow {
+  @Col("string", { required: true }) data_source: string;
   @Col("string", { required: true }) source_id: string;
   @Col("string", { required: true }) state: string;
   @Col("int", { required: true }) school_year: number;

@@ -61,6 +61,7 @@ export const districtsDictionary: Dictionary = {
     teachersFte: `Teachers, in full-time equivalents (FTE). ${SUMMARY} teachers_fte of the latest school year that has it (CCD staff via ELSI).`,
     meetingMinutesPdfs: `URLs of board meeting minutes (PDF) found by the extraction pipeline. ${UNLOCK_GATED}`,
     strategicPriorities: `Strategic priorities extracted from the district's public documents. ${UNLOCK_GATED}`,
+    strategicPrioritiesDataSource: `Where strategicPriorities come from: "demo" when the demo layer invented them (docs/demo-data.md), "extraction" when the extraction pipeline read them from the district's documents, null when the district has none. ${UNLOCK_GATED}`,
     ...ADDRESS(SOURCES.ccdDirectory),
     physicalState: `State of the location (two letters). ${SOURCES.ccdDirectory}`,
     mailingAddress: `Mailing street address. ${SOURCES.ccdDirectory}`,

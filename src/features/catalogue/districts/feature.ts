@@ -1,6 +1,7 @@
 import { defineFeature } from "../../../graphql/feature";
 import { districtRecords } from "./district.mcp";
 import { listEndpoints } from "../../../graphql/rest";
+import { strategicPrioritiesDataSourceBlock } from "./district.blocks";
 import { districtsDictionary } from "./district.dictionary";
 import { createDistrictLoaders } from "./district.loaders";
 import { DistrictResolver } from "./district.resolver";
@@ -10,6 +11,7 @@ export const districtsFeature = defineFeature({
   name: "districts",
   resolvers: [DistrictResolver],
   loaders: { districts: createDistrictLoaders },
+  blocks: [strategicPrioritiesDataSourceBlock],
   dictionary: districtsDictionary,
   rest: [
     ...listEndpoints("/districts", "Districts", "districts"),

@@ -3,6 +3,7 @@
  * (school), built from the rows the blocks read (special-education.blocks.ts). History is gated like
  * annual statistics.
  */
+import { blockDataSource } from "../../kits/common/data-source";
 import { FINANCE_CAVEAT, yearSeriesBlock } from "../statistics/statistics.service";
 import type {
   ParentDistrictSpecialEducationFinance,
@@ -18,7 +19,8 @@ export interface DistrictFinanceRows {
 }
 
 export function specialEducationFinance(rows: SpecialEducationFinanceEntry[], historyOpen: boolean): SpecialEducationFinance {
-  return yearSeriesBlock(rows, historyOpen, FINANCE_CAVEAT);
+  // data_source from every row, gated or not: a free plan's one-year trend still says where the series is from.
+  return { data_source: blockDataSource(rows), ...yearSeriesBlock(rows, historyOpen, FINANCE_CAVEAT) };
 }
 
 /** Null when the school has no parent district on record. */

@@ -10,6 +10,8 @@ const HISTORY = {
 const F33_ROW = "F-33 fiscal year N is stored on the row of school year N-1 (FY2021 on 2020).";
 const F33_ELSI = `Census F-33 via NCES ELSI (FY2020, FY2021); ${F33_ROW}`;
 const F33_TN = `Census F-33 FY2018 via the Urban Institute Education Data Portal, Tennessee only (stored under school year 2017).`;
+const FINANCE_DATA_SOURCE =
+  "Where the block's entries come from: \"demo\" when they are demo rows (invented amounts, derived as shares of the district's real F-33 totals of the same fiscal year, which they copy; docs/demo-data.md), else the source of the rows; null without entries.";
 const MISSING_STATUS =
   "Status of the published value: reported, missing, not_applicable, suppressed or below_standards (NCES codes -1/M, -2/N, -3, -9).";
 
@@ -174,11 +176,12 @@ export const statisticsDictionary: Dictionary = {
     valueStatus: MISSING_STATUS,
   },
   SpecialEducationFinance: {
-    [TYPE]: `A district's special-education finance by fiscal year (IDEA child counts with F-33 finance), history-gated. ${SOURCES.demo} (no real IDEA or national F-33 file is loaded).`,
+    [TYPE]: `A district's special-education finance by fiscal year (IDEA child counts with F-33 finance), history-gated. ${SOURCES.demo} No real IDEA file is loaded: demo entries exist only for fiscal years with the district's real F-33 totals (annualStatistics), copy those totals and derive their amounts as shares of them; dataSource says demo.`,
     latest: "The latest fiscal year's entry.",
     trend: "Entries by fiscal year, ascending; only the latest when historyGated.",
     ...HISTORY,
     caveat: "How to read the entries (per-student figures divide by the IDEA child count).",
+    dataSource: FINANCE_DATA_SOURCE,
   },
   ParentDistrictSpecialEducationFinance: {
     [TYPE]: "The school's parent district's special-education finance (history-gated by following the school).",
@@ -188,6 +191,7 @@ export const statisticsDictionary: Dictionary = {
     caveat: "How to read the entries (per-student figures divide by the IDEA child count).",
     districtId: "Our id of the parent district.",
     districtName: "Name of the parent district.",
+    dataSource: FINANCE_DATA_SOURCE,
   },
   SpecialEducationFinanceEntry: {
     [TYPE]: `One fiscal year of a district's special-education finance. ${SOURCES.demo}`,
@@ -214,6 +218,8 @@ export const statisticsDictionary: Dictionary = {
     childCountVersion: "Which IDEA child count release the count comes from.",
     sourceF33Url: "The F-33 source page.",
     sourceChildCountUrl: "The IDEA child count source page.",
+    dataSource:
+      'The row\'s source: "demo" for a demo row (its totals are the real F-33 figures of that fiscal year, its special-education amounts invented shares of them).',
     loadedAt: "When this row was written (UTC).",
   },
 };

@@ -127,6 +127,7 @@ export class SpecialEducationFinanceEntry {
   @Col("string") child_count_version: string | null;
   @Col("string") source_f33_url: string | null;
   @Col("string") source_child_count_url: string | null;
+  @Col("string") data_source: string | null;
   @Col("datetime") loaded_at: Timestamp | null;
 }
 
@@ -204,6 +205,7 @@ export class SchoolAnnualStatistics {
 
 @ObjectType()
 export class SpecialEducationFinance {
+  @Col("string") data_source: string | null;
   @Field(() => SpecialEducationFinanceEntry, { nullable: true }) latest: SpecialEducationFinanceEntry | null;
   @Field(() => [SpecialEducationFinanceEntry]) trend: SpecialEducationFinanceEntry[];
   @Col("bool", { required: true }) history_gated: boolean;

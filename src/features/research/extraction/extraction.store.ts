@@ -11,10 +11,11 @@ import crypto from "node:crypto";
 import type { Db } from "../../../db/client";
 import { advisoryXactLock } from "../../../db/locks";
 import type { Prisma } from "../../../db/generated/client";
+import { DEMO_DATA_SOURCE } from "../../kits/common/data-source";
 import type { Extraction, ExtractionSubject } from "./extractors";
 
 export const EXTRACTION_SOURCE = "extraction";
-const DEMO_SOURCE = "demo";
+const DEMO_SOURCE = DEMO_DATA_SOURCE;
 const REPLACED = [EXTRACTION_SOURCE, DEMO_SOURCE];
 /** `server_secrets.name` of the key of extracted rows' ids. */
 const ID_KEY = "extraction_row_ids";

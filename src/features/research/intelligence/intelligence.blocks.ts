@@ -162,6 +162,7 @@ const BIDS = findingsList<Bid>({
   alias: "ibi",
   columns: [
     { property: "id", kind: "uuid" },
+    { property: "data_source", kind: "string" },
     { property: "title", kind: "string" },
     { property: "status", kind: "string", sql: BID_STATUS_SQL("ibi") },
     { property: "posted_on", kind: "date" },

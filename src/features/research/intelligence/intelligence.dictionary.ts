@@ -6,9 +6,14 @@ const EXTRACTED = SOURCES.extraction;
 /** The five lists of extracted intelligence are gated as a whole (contract section 4). */
 const GATED_LIST = "Served only in a district's or school's list that is null until the caller's organization unlocks it (6 credits).";
 
+/** The label every item of the five lists carries (issue 25 point 3, docs/demo-data.md). */
+const ITEM_DATA_SOURCE =
+  'Where the item comes from: "demo" for a demo row (invented by the demo layer for a demo-completed record), "extraction" when the extraction pipeline found it.';
+
 export const intelligenceDictionary: Dictionary = {
   Bid: {
     [TYPE]: `A bid (RFP) the district or school posted, extracted from its website (demo titles start 'Demo RFP:'). ${GATED_LIST}`,
+    dataSource: ITEM_DATA_SOURCE,
     id: "Our id of the bid (UUID).",
     title: `Title of the bid or RFP as posted. ${EXTRACTED}`,
     postedOn: "Date the bid was posted (YYYY-MM-DD).",
@@ -31,6 +36,7 @@ export const intelligenceDictionary: Dictionary = {
   },
   Contract: {
     [TYPE]: `A contract of the district or school with a vendor, extracted from its public documents. ${GATED_LIST}`,
+    dataSource: ITEM_DATA_SOURCE,
     id: "Our id of the contract (UUID).",
     vendorId: "Our id of the vendor, when known.",
     vendorName: "The vendor's name.",
@@ -41,6 +47,7 @@ export const intelligenceDictionary: Dictionary = {
   },
   Funding: {
     [TYPE]: `A funding source the district or school receives, extracted from its public documents. ${GATED_LIST}`,
+    dataSource: ITEM_DATA_SOURCE,
     id: "Our id of the funding row (UUID).",
     amount: `Amount, ${USD}`,
     fiscalYear: "Fiscal year the funding applies to, as extracted.",
@@ -59,6 +66,7 @@ export const intelligenceDictionary: Dictionary = {
   },
   PainPoint: {
     [TYPE]: `A problem the district or school has, extracted from its public documents. ${GATED_LIST}`,
+    dataSource: ITEM_DATA_SOURCE,
     id: "Our id of the pain point (UUID).",
     description: `The problem, as extracted from public documents. ${EXTRACTED}`,
     sourceUrl: "The document it was found in.",
@@ -78,6 +86,7 @@ export const intelligenceDictionary: Dictionary = {
   },
   Vendor: {
     [TYPE]: `A vendor whose product the district or school uses, extracted from its public documents. ${GATED_LIST}`,
+    dataSource: ITEM_DATA_SOURCE,
     id: "Our id of the vendor (UUID).",
     name: "Vendor name (demo vendors use sample names such as Contoso).",
     category: "sis, lms, assessment, communication, hr, finance, security, sso, devices, other.",

@@ -10,6 +10,7 @@ import { BidStatus } from "../../kits/common/enums";
 @ObjectType()
 export class PainPoint {
   @Col("uuid", { required: true }) id: string;
+  @Col("string", { required: true }) data_source: string;
   @Col("string", { required: true })
   category: string;
   @Col("string", { required: true }) description: string;
@@ -20,6 +21,7 @@ export class PainPoint {
 @ObjectType()
 export class Vendor {
   @Col("uuid", { required: true }) id: string;
+  @Col("string", { required: true }) data_source: string;
   @Col("string", { required: true }) name: string;
   @Col("string", { required: true })
   category: string;
@@ -28,6 +30,7 @@ export class Vendor {
 @ObjectType()
 export class Funding {
   @Col("uuid", { required: true }) id: string;
+  @Col("string", { required: true }) data_source: string;
   @Col("string", { required: true }) source: string;
   @Col("float") amount: number | null;
   @Col("int") fiscal_year: number | null;
@@ -37,6 +40,7 @@ export class Funding {
 @ObjectType()
 export class Contract {
   @Col("uuid", { required: true }) id: string;
+  @Col("string", { required: true }) data_source: string;
   @Col("uuid") vendor_id: string | null;
   @Col("string") vendor_name: string | null;
   @Col("string") category: string | null;
@@ -56,6 +60,7 @@ export class BidFiling {
 @ObjectType()
 export class Bid {
   @Col("uuid", { required: true }) id: string;
+  @Col("string", { required: true }) data_source: string;
   @Col("string", { required: true }) title: string;
   @Field(() => BidStatus)
   status: BidStatus;
