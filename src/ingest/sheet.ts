@@ -2,7 +2,7 @@
  * One sheet of a spreadsheet file (legacy Excel .xls, .xlsx) as the CsvFile the ingestors read: the sheet's
  * first row is the header, every later non-empty row is data, every cell its formatted text (ids keep their
  * leading zeros). Read with @e965/xlsx (a maintained mirror of current SheetJS). A spreadsheet is not
- * streamed: the whole workbook is parsed in memory (the Illinois directory, 4.4 MB, in about a second).
+ * streamed: the whole workbook is parsed in memory (the Illinois directory, 2.9 MB, in about a second).
  * A file that is not a workbook, or lacks the sheet or a required column, is a BadRequestError naming it.
  */
 import crypto from "node:crypto";
