@@ -24,7 +24,7 @@ export async function openSheet(filePath: string, name: string, sheet: string, o
   if (bytes.length === 0) fail("file is empty (no header row)");
   let workbook: XLSX.WorkBook;
   try {
-    workbook = XLSX.read(bytes, { type: "buffer", dense: true });
+    workbook = XLSX.read(bytes, { type: "buffer", dense: true, sheets: [sheet] });
   } catch (error) {
     return fail(`not a readable spreadsheet (${(error as Error).message})`);
   }
