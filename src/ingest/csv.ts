@@ -55,6 +55,8 @@ export interface OpenCsvOptions {
   required?: (header: readonly string[]) => readonly string[];
   progress?: boolean;
   label?: string;
+  /** Field separator; default ",". */
+  delimiter?: string;
 }
 
 type Parsed = { record: string[]; info: { lines: number } };
@@ -87,6 +89,7 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
   const validator = new Utf8Validator(name);
   const parser = parse({
     bom: true,
+    delimiter: options.delimiter ?? ",",
     relax_column_count: true,
     relax_quotes: options.layout?.quotesInsideFields ?? false,
     skip_empty_lines: true,

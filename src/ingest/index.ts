@@ -9,11 +9,13 @@ import { packageRoot } from "../db/package-root";
 import { BadRequestError } from "../graphql/errors";
 import { openCsv } from "./csv";
 import { refreshDistrictSummary } from "./district-summary";
+import { caCdeDistricts } from "./sources/ca-cde-districts";
 import { childcareIn } from "./sources/childcare-in";
 import { childcareNe } from "./sources/childcare-ne";
 import { censusCounty } from "./sources/census-county";
 import { censusSaipe } from "./sources/census-saipe";
 import { hhsHeadStart } from "./sources/hhs-head-start";
+import { ilIsbeDirectory } from "./sources/il-isbe-directory";
 import { irsBmf } from "./sources/irs-bmf";
 import { ncesElsiLea } from "./sources/nces-elsi-lea";
 import { ncesLea } from "./sources/nces-lea";
@@ -31,6 +33,9 @@ const INGESTORS = {
   "census-county": censusCounty,
   "urban-f33": urbanF33,
   "nces-elsi-lea": ncesElsiLea,
+  // State directories' superintendents and principals attach to the districts and schools above.
+  "ca-cde-districts": caCdeDistricts,
+  "il-isbe-directory": ilIsbeDirectory,
   "hhs-head-start": hhsHeadStart,
   "childcare-ne": childcareNe,
   "childcare-in": childcareIn,
@@ -73,7 +78,7 @@ export async function runIngest(
   const startedAt = new Date();
   const started = performance.now();
   return db.transaction(async (q) => {
-    const csv = await openCsv(absolute, name, {
+    const csv = await (ingestor.open ?? openCsv)(absolute, name, {
       required: (header) => ingestor.columns(header, name),
       layout: ingestor.layout,
       progress: options.progress,

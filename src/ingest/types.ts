@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/client";
-import type { CsvFile, CsvLayout } from "./csv";
+import type { CsvFile, CsvLayout, OpenCsvOptions } from "./csv";
 
 export interface IngestOptions {
   /** Draw a progress bar on stderr. Default: only when stderr is a TTY; never when stderr is not a TTY. */
@@ -70,6 +70,8 @@ export interface Ingestor extends SourceDefinition {
   columns(header: readonly string[], file: string): readonly string[];
   /** Preamble/footer rows around the table (NCES ELSI exports); default: header first, all rows data. */
   layout?: CsvLayout;
+  /** Opens a file that is not a comma-separated table (a tab-delimited export, an Excel sheet); default: openCsv. */
+  open?: (filePath: string, name: string, options: OpenCsvOptions) => Promise<CsvFile>;
   run(ctx: IngestContext): Promise<void>;
 }
 

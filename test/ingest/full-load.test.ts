@@ -1,7 +1,8 @@
 /**
  * Every real file under data/, loaded once on one database, source by source in dependency order (the
  * order of INGEST_SOURCES, which ingestDemoFiles follows): CCD LEA directory, School/District Search
- * exports, SAIPE (every year), county list, F-33, NCES ELSI (every year), Head Start PIR, the Nebraska and
+ * exports, SAIPE (every year), county list, F-33, NCES ELSI (every year), the California and Illinois state
+ * directories' leaders (contacts), Head Start PIR, the Nebraska and
  * Indiana licensing rosters, the IRS BMF. Each source's tests check its files as they land; malformed
  * copies are refused with the database untouched; the early-childhood records are read back through
  * GraphQL (formerly test/graphql/early-childhood-ingest.test.ts, which loaded three of these files on
@@ -98,6 +99,8 @@ const PIR = "data/hhs_head_start_pir/pir_clean_2019_2022.csv";
 const NE = "data/childcare_licensing_ne/ne_dhhs_child_care_roster_2026-02-16_centers.csv";
 const IN = "data/childcare_licensing_in/in_fssa_provider_profiles_2022-03-30_nonhome.csv";
 const IRS = INGEST_SOURCES["irs-bmf"].files;
+const CA_DIRECTORY = INGEST_SOURCES["ca-cde-districts"].files[0]!;
+const IL_DIRECTORY = INGEST_SOURCES["il-isbe-directory"].files[0]!;
 
 type Record_ = Record<string, any>;
 
@@ -652,6 +655,22 @@ describe("nces-elsi-lea", () => {
   });
 });
 
+describe("ca-cde-districts", () => {
+  it("writes a contact per named California district leader; CD codes the catalogue lacks rejected, unnamed rows skipped", async () => {
+    await loadThrough("ca-cde-districts");
+    expect(counts(firstRun(CA_DIRECTORY))).toEqual({ read: 1070, inserted: 1047, updated: 0, unchanged: 0, rejected: 14, skipped: 9 });
+    expect(await count(db, `SELECT 1 FROM contacts WHERE data_source = 'ca_cde_public_districts_202603' AND former_at IS NULL`)).toBe(1047);
+  });
+});
+
+describe("il-isbe-directory", () => {
+  it("writes a contact per named Illinois district leader; schools the catalogue lacks (all of them) rejected", async () => {
+    await loadThrough("il-isbe-directory");
+    expect(counts(firstRun(IL_DIRECTORY))).toEqual({ read: 4870, inserted: 866, updated: 0, unchanged: 0, rejected: 4004, skipped: 0 });
+    expect(await count(db, `SELECT 1 FROM contacts WHERE data_source = 'il_isbe_directory_20260317' AND is_district_contact`)).toBe(866);
+  });
+});
+
 describe("hhs-head-start", () => {
   it("loads one program per grant and per delegate, with operators for the recipients", async () => {
     await loadThrough("hhs-head-start");
@@ -1110,6 +1129,32 @@ describe("nces-elsi-lea", () => {
     expect(log[log.length - 1]).toMatch(/^district record fields from the latest year: 0 districts updated/);
     // Written before the second run (secondRun): the 2023-24 file left it alone.
     expect(await stats("0100005", 2023)).toMatchObject({ agency_type: "written elsewhere" });
+  });
+});
+
+describe("ca-cde-districts", () => {
+  it("changes nothing on a second run", async () => {
+    expect(counts(await secondRunOf(CA_DIRECTORY))).toEqual({
+      read: 1070,
+      inserted: 0,
+      updated: 0,
+      unchanged: 1047,
+      rejected: 14,
+      skipped: 9,
+    });
+  });
+});
+
+describe("il-isbe-directory", () => {
+  it("changes nothing on a second run", async () => {
+    expect(counts(await secondRunOf(IL_DIRECTORY))).toEqual({
+      read: 4870,
+      inserted: 0,
+      updated: 0,
+      unchanged: 866,
+      rejected: 4004,
+      skipped: 0,
+    });
   });
 });
 

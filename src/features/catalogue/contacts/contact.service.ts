@@ -4,7 +4,8 @@
  *
  * - Listed: a contact is served only once its parent (its school when school_id is set, else its
  *   district) went through extraction (parent status `completed`, or extracted before and being
- *   re-extracted or failed since: LISTED); any other contact is not found.
+ *   re-extracted or failed since), or when it comes from an official state directory, and while no newer
+ *   directory file replaced it (LISTED); any other contact is not found.
  * - Gated: email, phone, linkedin_url, profile_summary and key_facts are null unless the caller's
  *   organization unlocked the contact (defineAccess; `_access` per record).
  * - `unique` (default true): one row per person across sources, by the matching rule of docs/contacts.md
@@ -75,13 +76,18 @@ const fromSql = (org: string): string => `${WITH_PARENT_SQL}
     ${accessJoinSql(CONTACT_ACCESS, "c", UNLOCK, org)}`;
 
 /**
- * The listing rule, the only one (lists, reads by id, the unlock orchestrator, briefs' people): the parent
- * went through extraction: it is completed, or an earlier run extracted it (content_extracted_at) and a
- * re-extraction is running (processing) or failed (error). Status alone would hide every organization's
- * contacts, unlocked ones included, whenever one organization asks for a re-extraction. A contact without
- * a district or school parent is never listed. Over WITH_PARENT_SQL.
+ * The listing rule, the only one (lists, reads by id, the unlock orchestrator, briefs' people): the contact is
+ * current (not `former_at`: a newer state directory file named another person in its role), and either
+ * - the parent went through extraction: it is completed, or an earlier run extracted it (content_extracted_at)
+ *   and a re-extraction is running (processing) or failed (error). Status alone would hide every organization's
+ *   contacts, unlocked ones included, whenever one organization asks for a re-extraction; or
+ * - it comes from an official state directory (`source` state_directory, contract section 4: src/ingest/sources/
+ *   state-directory.ts) and has its parent.
+ * A contact without a district or school parent is never listed. Over WITH_PARENT_SQL.
  */
-const LISTED = `(coalesce(ps.status, pd.status) = 'completed' OR coalesce(ps.content_extracted_at, pd.content_extracted_at) IS NOT NULL)`;
+const LISTED = `(c.former_at IS NULL AND (coalesce(ps.status, pd.status) = 'completed'
+    OR coalesce(ps.content_extracted_at, pd.content_extracted_at) IS NOT NULL
+    OR (c.source = 'state_directory' AND coalesce(ps.id, pd.id) IS NOT NULL)))`;
 
 /**
  * One person across sources (docs/contacts.md): the first of these the contact has decides its key:
