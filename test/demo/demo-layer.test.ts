@@ -244,9 +244,14 @@ describe("demo layer", () => {
 
   it("seeds no opportunity: the agent writes the projects' opportunities from the demo signals, labelled demo", async () => {
     expect(await column(`SELECT count(*)::int AS v FROM opportunities`)).toEqual([0]);
-    for (const { projectId } of projects) {
+    for (const { organizationId, projectId } of projects) {
       const written = await runOpportunityAgent(db, projectId);
-      expect(written.signalBased).toBeGreaterThan(0);
+      // The organization with the signals module reads every demo signal; the free one (no module, no follows) none.
+      const [entitled] = await column<boolean>(`SELECT 'signals' = ANY(entitlements) AS v FROM organizations WHERE id = $1`, [
+        organizationId,
+      ]);
+      if (entitled) expect(written.signalBased).toBeGreaterThan(0);
+      else expect(written.signalBased).toBe(0);
     }
     const rows = await db.query<{ data_source: string; signal_ids: string[]; caveats: string; supplementary: boolean }>(
       `SELECT data_source, signal_ids::text[] AS signal_ids, caveats, supplementary FROM opportunities WHERE NOT supplementary`,
