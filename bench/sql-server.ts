@@ -12,6 +12,7 @@
 import http from "node:http";
 import path from "node:path";
 import { Pool } from "pg";
+import { DEMO_SUMMARY_PREFIX } from "../src/features/kits/common/data-source";
 
 const STATISTICS_CAVEAT =
   "Each entry holds what the federal sources report for that school year. Sources publish on different " +
@@ -64,7 +65,7 @@ const SPED_COLUMNS = words(`fiscal_year school_year_start total_enrollment idea_
   special_ed_student_support_expenditures special_ed_instructional_staff_support_expenditures
   special_ed_transportation_expenditures idea_revenue_per_sped_student special_ed_current_expenditures_per_sped_student
   sped_enrollment_pct idea_revenue_share_of_total_revenue_pct idea_child_count_status idea_part_b_revenue_flag f33_version
-  child_count_version source_f33_url source_child_count_url`);
+  child_count_version source_f33_url source_child_count_url data_source`);
 const RESULT_COLUMNS = words(`source_id state school_year grade subject student_group_type student_group student_group_id
   enrolled_count tested_count tested_with_scores_count proficiency_count proficiency_pct participation_rate mean_scale_score
   data_quality suppression_code`);
@@ -128,7 +129,8 @@ records AS (
              GROUP BY b.breakdown_key, b.school_year_start) y
   ) breakdowns
   CROSS JOIN LATERAL (
-    SELECT coalesce(array_agg(to_json(e) ORDER BY e.fiscal_year), '{}') AS entries
+    SELECT coalesce(array_agg(to_json(e) ORDER BY e.fiscal_year), '{}') AS entries,
+           CASE WHEN bool_or(e.data_source = 'demo') THEN 'demo' ELSE (array_agg(e.data_source ORDER BY e.fiscal_year DESC))[1] END AS data_source
       FROM (SELECT ${columns("f", SPED_COLUMNS)}, ${iso("f.loaded_at")} AS loaded_at
               FROM special_education_finance f WHERE f.district_id = p.id) e
   ) sped
@@ -140,6 +142,9 @@ records AS (
     ${DISTRICT_TIMES.map((c) => `${iso(`p.${c}`)} AS ${c}`).join(", ")},
     CASE WHEN p.unlock_state = 'unlocked' THEN p.meeting_minutes_pdfs END AS meeting_minutes_pdfs,
     CASE WHEN p.unlock_state = 'unlocked' THEN p.strategic_priorities END AS strategic_priorities,
+    CASE WHEN p.unlock_state = 'unlocked' AND p.strategic_priorities IS NOT NULL AND jsonb_typeof(p.strategic_priorities) <> 'null'
+         THEN CASE WHEN left(p.ai_summary, ${DEMO_SUMMARY_PREFIX.length}) = '${DEMO_SUMMARY_PREFIX.replace(/'/g, "''")}' THEN 'demo' ELSE 'extraction' END
+    END AS strategic_priorities_data_source,
     CASE WHEN p.unlock_state = 'unlocked' THEN p.ai_summary END AS ai_summary,
     CASE WHEN p.unlock_state = 'unlocked' THEN ${iso("p.summary_generated_at")} END AS summary_generated_at,
     json_build_object(
@@ -159,11 +164,12 @@ records AS (
         (k) => `'${k}', json_build_object(${historyBlock(`breakdowns.${k}`, "p.history_open")})`,
       ).join(", ")})) AS annual_statistics,
     json_build_object(
+      'data_source', sped.data_source,
       'latest', sped.entries[cardinality(sped.entries)],
       ${historyBlock("sped.entries", "p.history_open")},
       'caveat', '${FINANCE_CAVEAT}') AS special_education_finance,
     (SELECT json_build_object(
-        'source_id', s.source_id, 'state', s.state, 'school_year', s.school_year, 'data_quality', s.data_quality,
+        'data_source', s.data_source, 'source_id', s.source_id, 'state', s.state, 'school_year', s.school_year, 'data_quality', s.data_quality,
         'subjects_available', s.subjects_available,
         'metrics', ${jsonObject(
           "s.metrics",
@@ -179,34 +185,34 @@ records AS (
        FROM assessment_summaries s WHERE s.district_id = p.id
       ORDER BY s.school_year DESC, s.loaded_at DESC, s.source_id LIMIT 1) AS assessment_summary,
     coalesce((
-      SELECT json_agg(json_build_object('id', g.id, ${RESULT_COLUMNS.map((c) => `'${c}', g.${c}`).join(", ")}) ORDER BY ${RESULT_ORDER("g")})
+      SELECT json_agg(json_build_object('id', g.id, 'data_source', g.data_source, ${RESULT_COLUMNS.map((c) => `'${c}', g.${c}`).join(", ")}) ORDER BY ${RESULT_ORDER("g")})
         FROM assessment_grade_rows g
        WHERE g.district_id = p.id AND g.school_year = grade_year.school_year), '[]') AS assessment_grade_rows,
     CASE WHEN grade_year.school_year IS NULL THEN '[]' ELSE coalesce((
-      SELECT json_agg(json_build_object(${RESULT_COLUMNS.map((c) => `'${c}', x.${c}`).join(", ")}) ORDER BY ${RESULT_ORDER("x")})
+      SELECT json_agg(json_build_object('data_source', x.data_source, ${RESULT_COLUMNS.map((c) => `'${c}', x.${c}`).join(", ")}) ORDER BY ${RESULT_ORDER("x")})
         FROM assessment_state_rows x
        WHERE x.state = p.state AND x.school_year = grade_year.school_year), '[]') END AS assessment_state_rows,
     CASE WHEN p.unlock_state = 'unlocked' THEN coalesce((
-      SELECT json_agg(json_build_object('id', x.id, 'category', x.category, 'description', x.description,
+      SELECT json_agg(json_build_object('id', x.id, 'data_source', x.data_source, 'category', x.category, 'description', x.description,
                                         'source_url', x.source_url, 'detected_at', ${iso("x.detected_at")})
                       ORDER BY x.detected_at DESC NULLS LAST, x.id)
         FROM pain_points x WHERE x.district_id = p.id), '[]') END AS pain_points,
     CASE WHEN p.unlock_state = 'unlocked' THEN coalesce((
-      SELECT json_agg(json_build_object('id', v.id, 'name', v.name, 'category', v.category) ORDER BY v.name, v.id)
+      SELECT json_agg(json_build_object('id', v.id, 'data_source', v.data_source, 'name', v.name, 'category', v.category) ORDER BY v.name, v.id)
         FROM vendors v WHERE v.id IN (SELECT ev.vendor_id FROM entity_vendors ev WHERE ev.district_id = p.id)), '[]') END AS vendors,
     CASE WHEN p.unlock_state = 'unlocked' THEN coalesce((
-      SELECT json_agg(json_build_object('id', x.id, 'source', x.source, 'amount', x.amount, 'fiscal_year', x.fiscal_year,
+      SELECT json_agg(json_build_object('id', x.id, 'data_source', x.data_source, 'source', x.source, 'amount', x.amount, 'fiscal_year', x.fiscal_year,
                                         'description', x.description)
                       ORDER BY x.fiscal_year DESC NULLS LAST, x.source, x.id)
         FROM funding x WHERE x.district_id = p.id), '[]') END AS funding,
     CASE WHEN p.unlock_state = 'unlocked' THEN coalesce((
-      SELECT json_agg(json_build_object('id', c.id, 'vendor_id', c.vendor_id, 'vendor_name', v.name, 'category', c.category,
+      SELECT json_agg(json_build_object('id', c.id, 'data_source', c.data_source, 'vendor_id', c.vendor_id, 'vendor_name', v.name, 'category', c.category,
                                         'amount', c.amount, 'starts_on', c.starts_on, 'expires_on', c.expires_on)
                       ORDER BY c.expires_on NULLS LAST, c.id)
         FROM contracts c LEFT JOIN vendors v ON v.id = c.vendor_id WHERE c.district_id = p.id), '[]') END AS contracts,
     CASE WHEN p.unlock_state = 'unlocked' THEN coalesce((
       SELECT json_agg(json_build_object(
-               'id', b.id, 'title', b.title,
+               'id', b.id, 'data_source', b.data_source, 'title', b.title,
                'status', CASE WHEN b.status = 'open' AND (b.deadline_at IS NULL OR b.deadline_at > now()) THEN 'open' ELSE 'closed' END,
                'posted_on', b.posted_on, 'deadline_at', ${iso("b.deadline_at")}, 'url', b.url,
                'filing', CASE WHEN f.id IS NOT NULL THEN json_build_object('action', f.action, 'reason_code', f.reason_code,
