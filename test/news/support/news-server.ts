@@ -33,6 +33,12 @@ export function articlePage(title: string, paragraphs: string[], canonical?: str
   }</head><body>${BOILERPLATE_HEAD}<main><article><h1>${title}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join("")}</article></main>${BOILERPLATE_FOOT}</body></html>`;
 }
 
+/** 2 MB of HTML, built once: the response starts at once, whatever else the process is doing. */
+const HUGE_PAGE = articlePage(
+  "huge",
+  Array.from({ length: 20000 }, () => "x".repeat(100)),
+);
+
 export async function serveNewsSite(): Promise<NewsSite> {
   const requests: string[] = [];
   const feeds = new Map<string, string>();
@@ -74,15 +80,7 @@ export async function serveNewsSite(): Promise<NewsSite> {
       timers.add(timer);
       return;
     }
-    if (p === "/huge")
-      return send(
-        200,
-        "text/html",
-        articlePage(
-          "huge",
-          Array.from({ length: 20000 }, () => "x".repeat(100)),
-        ),
-      );
+    if (p === "/huge") return send(200, "text/html", HUGE_PAGE);
     if (p === "/thin") return send(200, "text/html", articlePage("thin", ["Read the story in our app."]));
     if (p === "/doc.pdf") return send(200, "application/pdf", Buffer.from("%PDF-1.4 not really"));
     const file = path.join(NEWS_FIXTURES, "pages", `${path.basename(p)}.html`);
@@ -111,12 +109,16 @@ function hash(text: string): string {
   return (h >>> 0).toString(16);
 }
 
-/** Limits small enough for the failure cases to be quick (slow page: 4 x 250 ms; huge page: over 256 KB). */
+/**
+ * Limits small enough for the failure cases to be quick (the slow page sends nothing for 5 s: a read timeout of 1 s
+ * fires first; the huge page is over 256 KB). The read timeout was 250 ms: on a loaded machine the huge page's first
+ * bytes could take that long (the server shares the test's event loop), and it was reported as a timeout.
+ */
 export const NEWS_TEST_ENV = {
   EXTRACTION_HOST_DELAY_MS: "0",
   NEWS_HOST_DELAY_MS: "0",
   EXTRACTION_CONNECT_TIMEOUT_MS: "1000",
-  EXTRACTION_READ_TIMEOUT_MS: "250",
+  EXTRACTION_READ_TIMEOUT_MS: "1000",
   EXTRACTION_MAX_BYTES: String(256 * 1024),
   LOG_LEVEL: "silent",
 };
