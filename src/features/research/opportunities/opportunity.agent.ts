@@ -503,11 +503,12 @@ async function write(db: Db, organizationId: string, projectId: string, drafts: 
   );
   const fresh = [...new Map(drafts.filter((d) => !existing.has(d.dedupe_key)).map((d) => [d.dedupe_key, d])).values()];
   if (!fresh.length) return 0;
+  const entityOf = (d: OpportunityDraft): string => (d.school_id ?? d.district_id)!;
   const contactsOf = new Map<string, { contact_id: string }[]>();
   for (const d of fresh) {
-    const key = `${d.entity_type}:${d.school_id ?? d.district_id}`;
+    const key = `${d.entity_type}:${entityOf(d)}`;
     if (contactsOf.has(key)) continue;
-    const listed = await listedContactsOfParent(db, d.entity_type, (d.school_id ?? d.district_id)!, { limit: CONTACTS_PER_ROW });
+    const listed = await listedContactsOfParent(db, d.entity_type, entityOf(d), { limit: CONTACTS_PER_ROW });
     contactsOf.set(
       key,
       listed.map((c) => ({ contact_id: c.id })),
@@ -533,7 +534,7 @@ async function write(db: Db, organizationId: string, projectId: string, drafts: 
       confidence: d.confidence,
       source_urls: d.source_urls,
       signal_ids: d.signal_ids,
-      contacts: contactsOf.get(`${d.entity_type}:${d.school_id ?? d.district_id}`) ?? [],
+      contacts: contactsOf.get(`${d.entity_type}:${entityOf(d)}`) ?? [],
       suggested_prompts: d.suggested_prompts,
       supplementary: d.supplementary,
       window_ends_on: d.window.window_ends_on ? new Date(`${d.window.window_ends_on}T00:00:00Z`) : null,

@@ -164,13 +164,14 @@ export async function checkSources(db: Db, env: Env, row: Target, fetcherOptions
   const claim = row.claim ?? { kind: "signal", texts: [] };
   const today = isoDay(now());
   const checks: SourceCheck[] = [];
-  const fetcher = await NewsFetcher.create(env, fetcherOptions);
-  const pages = claim.kind === "signal" || claim.kind === "open_bid";
-  if (pages)
+  // Pages are fetched for a signal's article and a bid's page only; a catalogue reason needs no fetcher.
+  if ((claim.kind === "signal" || claim.kind === "open_bid") && row.source_urls.length) {
+    const fetcher = await NewsFetcher.create(env, fetcherOptions);
     for (const url of row.source_urls) {
       const sentences = (claim.texts ?? []).filter((t) => t.url === url).map((t) => t.text);
       checks.push(await checkPage(fetcher, url, sentences));
     }
+  }
   if (claim.kind !== "signal") checks.push(await checkCatalogue(db, row, claim, today));
   return checks;
 }
