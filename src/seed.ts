@@ -5,17 +5,19 @@
 import type { Db } from "./db/client";
 import { seedDemoLayer } from "./seed/demo/demo.service";
 import { seedDemoOrganizations, type DemoOrganizations } from "./features/account/organizations/demo-organizations";
-import { ingestDemoFiles } from "./ingest";
+import { type IngestOptions, type IngestSummary, ingestDemoFiles } from "./ingest";
 
 export interface SeedResult extends DemoOrganizations {
-  ingest: unknown[];
+  ingest: IngestSummary[];
   demo: unknown;
 }
 
-export async function seedDemo(db: Db, options: { progress?: boolean; log?: (line: string) => void } = {}): Promise<SeedResult> {
+export async function seedDemo(db: Db, options: IngestOptions = {}): Promise<SeedResult> {
   const ingest = await ingestDemoFiles(db, options);
+  const started = performance.now();
   const orgs = await seedDemoOrganizations(db);
   // The demo organizations' projects get their opportunities from the agent once a worker runs (docs/opportunities.md).
   const demo = await seedDemoLayer(db);
+  options.log?.(`demo organizations and demo layer (${Math.round(performance.now() - started)} ms)`);
   return { ...orgs, ingest, demo };
 }

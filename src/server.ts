@@ -142,9 +142,16 @@ async function seedEmptyEmbedded(db: Db, env: Env): Promise<void> {
     const t0 = Date.now();
     logger.info("empty embedded database: loading the demo dataset (first start only)");
     const { seedDemo } = await import("./seed");
-    const result = await seedDemo(db, { progress: process.stderr.isTTY });
+    const seconds = (ms: number) => Math.round(ms / 100) / 10;
+    const result = await seedDemo(db, {
+      progress: false,
+      // One line per file (what is being waited for); each table's counts at LOG_LEVEL=debug.
+      onFile: (s, index, total) => logger.info(`loaded ${index}/${total} ${s.file}`, { rows: s.read, seconds: seconds(s.ms) }),
+      log: (line) => logger.debug(line),
+    });
     fs.writeFileSync(keysFile, `${JSON.stringify({ demo_keys: result.demo_keys }, null, 2)}\n`, { mode: 0o600 });
-    logger.info("demo dataset loaded", { ms: Date.now() - t0 });
+    const rows = result.ingest.reduce((sum: number, s) => sum + s.read, 0);
+    logger.info("demo dataset loaded", { files: result.ingest.length, rows, seconds: seconds(Date.now() - t0) });
   }
   if (fs.existsSync(keysFile)) {
     // Printed on stdout so a newcomer can copy a key straight into curl.

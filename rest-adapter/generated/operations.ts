@@ -233,6 +233,8 @@ export type ContactFilter = {
 export type ContactOrderField =
   /** When the record was first stored. */
   | 'created_at'
+  /** Enrollment (student_count) of the contact's district, school contacts by their school's district (largest first with order_ascending=false). */
+  | 'district_enrollment'
   /** When the record last changed. */
   | 'last_updated_at'
   /** The person's name. */

@@ -20,6 +20,7 @@ import { irsBmf } from "./sources/irs-bmf";
 import { ncesElsiLea } from "./sources/nces-elsi-lea";
 import { ncesLea } from "./sources/nces-lea";
 import { ncesSchoolSearch } from "./sources/nces-school-search";
+import { urbanCcdSchools } from "./sources/urban-ccd-schools";
 import { urbanF33 } from "./sources/urban-f33";
 import { type IngestOptions, type IngestSummary, type Ingestor, type SourceDefinition, Tally } from "./types";
 
@@ -29,6 +30,8 @@ export type { IngestOptions, IngestReject, IngestSummary, SourceDefinition, Tabl
 const INGESTORS = {
   "nces-lea": ncesLea,
   "nces-school-search": ncesSchoolSearch,
+  // The national list after the richer exports: it skips the states they cover.
+  "urban-ccd-schools": urbanCcdSchools,
   "census-saipe": censusSaipe,
   "census-county": censusCounty,
   "urban-f33": urbanF33,
@@ -129,9 +132,11 @@ export async function runIngest(
  */
 export async function ingestDemoFiles(db: Db, options: IngestOptions = {}): Promise<IngestSummary[]> {
   const summaries: IngestSummary[] = [];
-  for (const [source, definition] of Object.entries(INGEST_SOURCES)) {
-    for (const file of definition.files)
-      summaries.push(await runIngest(db, source, path.join(packageRoot, file), { ...options, refreshSummary: false }));
+  const files = Object.entries(INGEST_SOURCES).flatMap(([source, definition]) => definition.files.map((file) => ({ source, file })));
+  for (const [index, { source, file }] of files.entries()) {
+    const summary = await runIngest(db, source, path.join(packageRoot, file), { ...options, refreshSummary: false });
+    summaries.push(summary);
+    options.onFile?.(summary, index + 1, files.length);
   }
   const started = performance.now();
   const refreshed = await db.transaction((q) => refreshDistrictSummary(q));

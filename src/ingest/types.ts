@@ -6,6 +6,8 @@ export interface IngestOptions {
   progress?: boolean;
   /** Receives human-readable log lines (row counts per table, skipped rows); default: discarded. */
   log?: (line: string) => void;
+  /** Called after each file of ingestDemoFiles (the first start prints one progress line per file). */
+  onFile?: (summary: IngestSummary, index: number, total: number) => void;
 }
 
 export interface IngestReject {

@@ -1,7 +1,7 @@
 /**
  * Every real file under data/, loaded once on one database, source by source in dependency order (the
  * order of INGEST_SOURCES, which ingestDemoFiles follows): CCD LEA directory, School/District Search
- * exports, SAIPE (every year), county list, F-33, NCES ELSI (every year), the California and Illinois state
+ * exports, the national school list of 2019-20, SAIPE (every year), county list, F-33, NCES ELSI (every year), the California and Illinois state
  * directories' leaders (contacts), Head Start PIR, the Nebraska and
  * Indiana licensing rosters, the IRS BMF. Each source's tests check its files as they land; malformed
  * copies are refused with the database untouched; the early-childhood records are read back through
@@ -101,6 +101,11 @@ const IN = "data/childcare_licensing_in/in_fssa_provider_profiles_2022-03-30_non
 const IRS = INGEST_SOURCES["irs-bmf"].files;
 const CA_DIRECTORY = INGEST_SOURCES["ca-cde-districts"].files[0]!;
 const IL_DIRECTORY = INGEST_SOURCES["il-isbe-directory"].files[0]!;
+const NATIONAL_SCHOOLS = INGEST_SOURCES["urban-ccd-schools"].files[0]!;
+/** Schools of the national list's first run: the 4 exports' states skipped (their districts' FIPS 06, 12, 26, 53). */
+const NATIONAL = { read: 101688, inserted: 80791, skipped: 20897 };
+/** Schools after the national list: the exports' 20,637 and the list's rows of every other state. */
+const ALL_SCHOOLS = 20637 + NATIONAL.inserted;
 
 type Record_ = Record<string, any>;
 
@@ -183,6 +188,14 @@ describe("nces-school-search", () => {
   });
 });
 
+describe("urban-ccd-schools", () => {
+  beforeAll(() => loadThrough("nces-lea"));
+
+  it("refuses malformed copies of the gzipped national list", async () => {
+    await expectMalformedRefused(db, "urban-ccd-schools", NATIONAL_SCHOOLS, "ncessch");
+  });
+});
+
 describe("census-saipe", () => {
   beforeAll(() => loadThrough("nces-lea"));
 
@@ -262,8 +275,8 @@ describe("nces-school-search", () => {
         expect(summary.related.school_annual_stats?.inserted).toBe(2 * rows);
       }
     }
-    expect(await count(db, `SELECT 1 FROM schools`)).toBe(20637);
-    expect(await count(db, `SELECT 1 FROM schools WHERE district_id IS NULL`)).toBe(0);
+    expect(await count(db, `SELECT 1 FROM schools WHERE data_source = 'nces_ccd_school_search_2324'`)).toBe(20637);
+    expect(await count(db, `SELECT 1 FROM schools WHERE district_id IS NULL AND data_source = 'nces_ccd_school_search_2324'`)).toBe(0);
     expect(await count(db, `SELECT 1 FROM school_annual_stats`)).toBe(2 * 20637);
     const [school] = await db.query(`SELECT * FROM schools WHERE fed_id = '060429013779'`);
     expect(school).toMatchObject({
@@ -318,6 +331,55 @@ describe("nces-school-search", () => {
       locale_type: "Suburb: Large",
       name: "ABC Unified",
     });
+  });
+});
+
+describe("urban-ccd-schools", () => {
+  const schoolsOf = (leaid: string) =>
+    count(db, `SELECT 1 FROM schools s JOIN districts d ON d.id = s.district_id WHERE d.fed_id = $1`, [leaid]);
+
+  it("loads every school of the states the exports do not cover, labelled 2019-20, linked to its district", async () => {
+    await loadThrough("urban-ccd-schools");
+    expect(counts(firstRun(NATIONAL_SCHOOLS))).toEqual({ ...NATIONAL, updated: 0, unchanged: 0, rejected: 0 });
+    expect(await count(db, `SELECT 1 FROM schools`)).toBe(ALL_SCHOOLS);
+    expect(await count(db, `SELECT 1 FROM schools WHERE data_source = 'urban_edp_ccd_school_directory_2019'`)).toBe(NATIONAL.inserted);
+    // The exports' states keep their 2023-24 records (none of the list's rows of CA, FL, MI, WA districts was written).
+    expect(
+      await count(
+        db,
+        `SELECT 1 FROM schools WHERE data_source = 'urban_edp_ccd_school_directory_2019' AND left(district_fed_id, 2) IN ('06', '12', '26', '53')`,
+      ),
+    ).toBe(0);
+    const [bellaire] = await db.query(`SELECT * FROM schools WHERE fed_id = '482364002397'`);
+    expect(bellaire).toMatchObject({
+      name: "BELLAIRE H S",
+      district_fed_id: "4823640",
+      state: "TX",
+      physical_city: "BELLAIRE",
+      physical_state: "TX",
+      physical_address: null,
+      phone: null,
+      student_count: null,
+      grade_levels: "09-12",
+      grade_low: "09",
+      grade_high: "12",
+      grade_buckets: ["high"],
+      fed_data_year: 2019,
+      source: "NCES CCD school directory 2019-20 via Urban Institute Education Data Portal",
+      source_url: "https://educationdata.urban.org/api/v1/schools/ccd/directory/2019/?ncessch=482364002397",
+    });
+    const [picotte] = await db.query(`SELECT name, grade_levels, grade_buckets FROM schools WHERE fed_id = '317482000084'`);
+    expect(picotte).toEqual({ name: "PICOTTE ELEMENTARY SCHOOL", grade_levels: expect.any(String), grade_buckets: expect.any(Array) });
+    // Houston ISD: 282 schools in the 2019-20 list (274 operational in the 2023-24 LEA directory: docs/catalogue.md).
+    expect(await schoolsOf("4823640")).toBe(282);
+    expect(await schoolsOf("3174820")).toBe(110);
+    // Every state, DC and territory whose districts report schools lists schools, except the Northern Mariana
+    // Islands, which the national list does not cover.
+    const empty = await db.query<{ state: string }>(
+      `SELECT d.state FROM districts d GROUP BY d.state
+        HAVING sum(d.school_count) > 0 AND NOT EXISTS (SELECT 1 FROM schools s WHERE s.state = d.state) ORDER BY 1`,
+    );
+    expect(empty.map((r) => r.state)).toEqual(["MP"]);
   });
 });
 
@@ -664,10 +726,13 @@ describe("ca-cde-districts", () => {
 });
 
 describe("il-isbe-directory", () => {
-  it("writes a contact per named Illinois district leader; schools the catalogue lacks (all of them) rejected", async () => {
+  it("writes a contact per named Illinois district leader and principal; schools the 2019-20 list lacks rejected", async () => {
     await loadThrough("il-isbe-directory");
-    expect(counts(firstRun(IL_DIRECTORY))).toEqual({ read: 4870, inserted: 866, updated: 0, unchanged: 0, rejected: 4004, skipped: 0 });
+    expect(counts(firstRun(IL_DIRECTORY))).toEqual({ read: 4870, inserted: 4764, updated: 0, unchanged: 0, rejected: 106, skipped: 0 });
     expect(await count(db, `SELECT 1 FROM contacts WHERE data_source = 'il_isbe_directory_20260317' AND is_district_contact`)).toBe(866);
+    expect(await count(db, `SELECT 1 FROM contacts WHERE data_source = 'il_isbe_directory_20260317' AND title = 'Principal'`)).toBe(3889);
+    // Opened after 2019-20 (or an id of neither 7 nor 12 digits): the school is not in the catalogue.
+    expect(firstRun(IL_DIRECTORY).rejects.filter((r) => /no school with NCES id/.test(r.reason)).length).toBeGreaterThan(50);
   });
 });
 
@@ -1005,7 +1070,7 @@ describe("ingestDemoFiles", () => {
     for (const s of summaries) expect([s.source, s.file, s.inserted, s.updated]).toEqual([s.source, s.file, 0, 0]);
     // The one district-record refresh at the end changes nothing either.
     expect(log[log.length - 1]).toMatch(/^district record fields from the latest year: 0 districts updated/);
-    expect(await count(db, `SELECT 1 FROM schools`)).toBe(20637);
+    expect(await count(db, `SELECT 1 FROM schools`)).toBe(ALL_SCHOOLS);
     for (const table of ["districts", "schools", "operators", "head_start_programs", "childcare_centers"]) {
       expect(await count(db, `SELECT 1 FROM ${table} WHERE data_source ILIKE '%demo%'`)).toBe(0);
     }
@@ -1132,6 +1197,19 @@ describe("nces-elsi-lea", () => {
   });
 });
 
+describe("urban-ccd-schools", () => {
+  it("changes nothing on a second run", async () => {
+    expect(counts(await secondRunOf(NATIONAL_SCHOOLS))).toEqual({
+      read: NATIONAL.read,
+      inserted: 0,
+      updated: 0,
+      unchanged: NATIONAL.inserted,
+      rejected: 0,
+      skipped: NATIONAL.skipped,
+    });
+  });
+});
+
 describe("ca-cde-districts", () => {
   it("changes nothing on a second run", async () => {
     expect(counts(await secondRunOf(CA_DIRECTORY))).toEqual({
@@ -1151,8 +1229,8 @@ describe("il-isbe-directory", () => {
       read: 4870,
       inserted: 0,
       updated: 0,
-      unchanged: 866,
-      rejected: 4004,
+      unchanged: 4764,
+      rejected: 106,
       skipped: 0,
     });
   });

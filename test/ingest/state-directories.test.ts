@@ -15,7 +15,7 @@ import { BadRequestError } from "../../src/graphql/errors";
 import { type IngestSummary, runIngest } from "../../src/ingest";
 import { personName } from "../../src/ingest/sources/state-directory";
 import { createTestApp, type TestApp } from "../support/app";
-import { insertSchool, insertUnlock } from "../support/school-factories";
+import { insertUnlock } from "../support/school-factories";
 import { until } from "../support/wait";
 import { dataFile } from "./helpers";
 
@@ -23,11 +23,13 @@ jest.setTimeout(600_000);
 
 const CA_FILE = "data/state_directories_ca_il/ca_cde_public_districts_2026-03.txt";
 const IL_FILE = "data/state_directories_ca_il/il_isbe_directory_of_educational_entities_2026-03-17.xls";
+const NATIONAL_FILE = "data/urban_edp_school_directory_2019/school_directory_2019-20_subset.csv.gz";
 const FAST = { WORKER_POLL_SECONDS: "0.5", JOB_RETRY_DELAY_SECONDS: "0", JOB_RETRY_LIMIT: "1" };
 
 let t: TestApp;
 let ca: IngestSummary;
 let il: IngestSummary;
+let national: IngestSummary;
 const district: Record<string, string> = {};
 let laneTech: string;
 
@@ -64,15 +66,10 @@ beforeAll(async () => {
   district.sandiego = await districtId("0634320");
   district.cps = await districtId("1709930");
   district.springfield = await districtId("1737080");
-  // The shipped catalogue has no Illinois schools (the school exports cover CA, FL, MI, WA): one real CPS school,
-  // with its NCES id, so the Illinois file has a school to attach its principal to.
-  laneTech = await insertSchool(t.db, {
-    fed_id: "170993000942",
-    name: "LANE TECHNICAL HIGH SCHOOL",
-    state: "IL",
-    district_id: district.cps,
-    district_fed_id: "1709930",
-  });
+  // Illinois schools come from the national 2019-20 list (data/urban_edp_school_directory_2019).
+  national = await runIngest(t.db, "urban-ccd-schools", dataFile(NATIONAL_FILE));
+  const [lane] = await t.db.query<{ id: string }>(`SELECT id FROM schools WHERE fed_id = '170993000942'`);
+  laneTech = lane!.id;
   ca = await runIngest(t.db, "ca-cde-districts", dataFile(CA_FILE));
   il = await runIngest(t.db, "il-isbe-directory", dataFile(IL_FILE));
 });
@@ -88,15 +85,36 @@ describe("state directories: the shipped files", () => {
     for (const r of ca.rejects) expect(r.reason).toMatch(/^no district with state id CA-\d{7} \(.+\) in the catalogue$/);
   });
 
-  it("counts every row of the Illinois sheet: districts written, schools the catalogue lacks rejected", () => {
+  it("counts every row of the Illinois sheet: district leaders and principals written, schools the catalogue lacks rejected", () => {
     expect(il.read).toBe(4870);
     expect(il.skipped).toBe(0);
     expect(il.inserted + il.rejected).toBe(il.read);
-    // 851 Dist + 9 State Auth Dist rows name districts; Lane Tech is the one school in this catalogue.
-    expect(il.inserted).toBeGreaterThan(840);
-    expect(il.inserted).toBeLessThan(880);
+    // 851 Dist + 9 State Auth Dist rows name districts, 3,889 principals and 9 other school administrators name a school of the 2019-20 list.
+    expect(il.inserted).toBe(4764);
+    // Schools opened after 2019-20, and ids of neither 7 nor 12 digits.
+    expect(il.rejected).toBe(106);
     expect(il.rejects.some((r) => /^no school with NCES id \d{12} \(.+\) in the catalogue$/.test(r.reason))).toBe(true);
     expect(il.rejects.some((r) => /is neither a district \(7 digits\) nor a school \(12 digits\) id/.test(r.reason))).toBe(true);
+  });
+
+  it("lists Houston ISD's, Omaha's and Chicago's schools from the national list, labelled as 2019-20 records", async () => {
+    expect(national).toMatchObject({ read: 101688, rejected: 0, skipped: 0 });
+    for (const [fedId, listed, example] of [
+      ["4823640", 282, "BELLAIRE H S"],
+      ["3174820", 110, "PICOTTE ELEMENTARY SCHOOL"],
+      ["1709930", 662, "Lane Technical High School"],
+    ] as const) {
+      const id = await districtId(fedId);
+      const all = (await t.get(`/api/v1/schools?district_id=${id}&limit=1`, "enterprise").expect(200)).body;
+      expect(all.pagination.total).toBe(listed);
+      const page = (await t.get(`/api/v1/schools?district_id=${id}&search=${encodeURIComponent(example)}`, "enterprise").expect(200)).body;
+      const school = page.data.find((s: { name: string }) => s.name === example);
+      expect(school).toMatchObject({
+        district_id: id,
+        fed_data_year: 2019,
+        source: expect.stringMatching(/^NCES CCD school directory 2019-20/),
+      });
+    }
   });
 
   it("serves Los Angeles Unified's superintendent with name and title public and the phone gated", async () => {
@@ -160,6 +178,26 @@ describe("state directories: the shipped files", () => {
     for (let i = 1; i < rows.length; i += 1) expect(rows[i]!.studentCount).toBeLessThanOrEqual(rows[i - 1]!.studentCount);
     // Every one of the 20 has its superintendent from the directory.
     expect(rows.filter((r) => r.contacts.data.some((c) => c.title === "Superintendent"))).toHaveLength(20);
+  });
+
+  it("answers the README's REST call: the superintendents of the 20 largest California districts, largest first", async () => {
+    const page = await list(
+      "state=CA&title_ilike=superintendent&is_district_contact=true&order_by=district_enrollment&order_ascending=false&limit=20",
+    );
+    expect(page.data).toHaveLength(20);
+    expect(page.data[0]).toMatchObject({ name: "Alberto Carvalho", title: "Superintendent", district_id: district.lausd });
+    const [sd] = await t.db.query<{ name: string }>(
+      `SELECT c.name FROM contacts c WHERE c.district_id = $1 AND c.title = 'Superintendent' AND c.former_at IS NULL`,
+      [district.sandiego],
+    );
+    expect(page.data[1]).toMatchObject({ name: sd!.name, district_id: district.sandiego });
+    // The same districts, in the same order, as the GraphQL query's 20 largest.
+    const largest = await t.db.query<{ id: string }>(
+      `SELECT d.id FROM districts d WHERE d.state = 'CA' AND EXISTS (
+         SELECT 1 FROM contacts c WHERE c.district_id = d.id AND c.title = 'Superintendent' AND c.former_at IS NULL)
+        ORDER BY d.student_count DESC NULLS LAST, d.id LIMIT 20`,
+    );
+    expect(page.data.map((c: { district_id: string }) => c.district_id)).toEqual(largest.map((r) => r.id));
   });
 
   it("normalises names: honorifics dropped, spacing collapsed", () => {

@@ -1340,7 +1340,7 @@ export interface components {
          * @description Sort columns of contacts (orderBy / order_by).
          * @enum {string}
          */
-        ContactOrderField: "name" | "title" | "state" | "qualification_score" | "created_at" | "last_updated_at";
+        ContactOrderField: "name" | "title" | "state" | "qualification_score" | "created_at" | "last_updated_at" | "district_enrollment";
         /**
          * @description State of the extraction pipeline for a district or school.
          * @enum {string}
@@ -2791,7 +2791,7 @@ export interface components {
          * @enum {string}
          */
         SchoolOrderField: "name" | "state" | "student_count" | "student_teacher_ratio" | "created_at" | "last_updated_at";
-        /** @description A US public school from the NCES CCD School Search export (CA, FL, MI, WA), with yearly federal statistics and, once unlocked, extracted intelligence. */
+        /** @description A US public school: from the NCES CCD School Search export in CA, FL, MI and WA (2023-24, with yearly federal statistics), elsewhere from the national NCES CCD 2019-20 list (ids, name, city, grade span only; fed_data_year 2019); once unlocked, extracted intelligence. */
         SchoolRecord: {
             /**
              * Format: uuid
@@ -2826,7 +2826,7 @@ export interface components {
             locale_type: string | null;
             /**
              * Format: int32
-             * @description School year (fall year) of the NCES directory the record comes from: 2023 = 2023-24.
+             * @description School year (fall year) of the NCES directory the record comes from: 2023 = 2023-24 (School Search export), 2019 = 2019-20 (national list).
              */
             fed_data_year: number | null;
             /** @description Teachers in full-time equivalents (FTE), CCD staff 2022-23. Source: NCES CCD School/District Search export (CA, FL, MI, WA; 2023-24 directory, 2022-23 counts). */
@@ -2864,7 +2864,7 @@ export interface components {
              * @description When aiSummary was generated. Gated: null until the caller's organization unlocks this district or school (6 credits; contract section 4).
              */
             summary_generated_at: string | null;
-            /** @description Name of the source the record comes from, e.g. NCES CCD School Search. */
+            /** @description Name of the source the record comes from: NCES CCD School Search, or NCES CCD school directory 2019-20 via Urban Institute Education Data Portal. */
             source: string | null;
             /** @description The NCES School Search page of this school. */
             source_url: string | null;
@@ -4624,7 +4624,7 @@ export interface operations {
                      * @default name
                      * @enum {string}
                      */
-                    order_by?: "name" | "title" | "state" | "qualification_score" | "created_at" | "last_updated_at";
+                    order_by?: "name" | "title" | "state" | "qualification_score" | "created_at" | "last_updated_at" | "district_enrollment";
                     /**
                      * @description true (default): ascending; false: descending.
                      * @default true

@@ -111,11 +111,28 @@ export const CONTACT_LIST = defineList({
     qualification_score: "Qualification score (higher fits better as a buyer).",
     created_at: "When the record was first stored.",
     last_updated_at: "When the record last changed.",
+    district_enrollment: {
+      column: "district_enrollment",
+      description:
+        "Enrollment (student_count) of the contact's district, school contacts by their school's district (largest first with order_ascending=false).",
+    },
   },
   defaultSort: "name",
   maxLimit: CONTACT_MAX_LIMIT,
   context: {} as Viewer,
 });
+
+/** Sort keys that are not a contact column: the value each is computed from, over the contact `c`. */
+export const CONTACT_SORT_VALUES: Readonly<Partial<Record<ContactOrderFieldName, string>>> = {
+  district_enrollment: `(SELECT d.student_count FROM districts d WHERE d.id = c.district_id)`,
+};
+type ContactOrderFieldName = keyof typeof CONTACT_LIST.OrderField;
+
+/** The select item of a sort key, named as the sort's column (the statements sort their CTE by it). */
+export const contactSortValue = (field: ContactOrderFieldName): string => {
+  const column = CONTACT_LIST.orderColumns[field];
+  return `${CONTACT_SORT_VALUES[field] ?? `c.${column}`} AS ${column}`;
+};
 
 export const ContactFilter = CONTACT_LIST.Filter;
 export type ContactFilter = InstanceType<typeof ContactFilter>;

@@ -45,6 +45,7 @@ import {
   PARENT_CONTACTS_DEFAULT_LIMIT,
   type ContactListArgsOf,
   type ParentContactsArgsOf,
+  contactSortValue,
 } from "./contact.inputs";
 import { Contact } from "./contact.type";
 
@@ -139,11 +140,12 @@ export async function listContacts(db: Db, viewer: Viewer, args: ContactListArgs
   const org = p.add(viewer.organizationId);
   const checks: FilterCheck[] = [];
   const where = [LISTED, ...CONTACT_LIST.where(args.filter, p, viewer, checks)];
-  const column = CONTACT_LIST.orderColumns[args.orderBy ?? CONTACT_LIST.defaultOrder];
+  const field = args.orderBy ?? CONTACT_LIST.defaultOrder;
+  const column = CONTACT_LIST.orderColumns[field];
   const order = sortClause("m", column, args.orderAscending);
   const unique = args.unique !== false;
   const sql = `WITH matched AS MATERIALIZED (
-      SELECT ${unique ? `DISTINCT ON (${PERSON_KEY})` : ""} c.id, c.${column}, ${FLAGS}
+      SELECT ${unique ? `DISTINCT ON (${PERSON_KEY})` : ""} c.id, ${contactSortValue(field)}, ${FLAGS}
         FROM ${fromSql(org)}
        WHERE ${where.join(" AND ")}
        ${unique ? `ORDER BY ${PERSON_KEY}, ${REPRESENTATIVE_ORDER}` : ""}),
@@ -194,12 +196,13 @@ export async function loadContactPagesOfParents(
   const p = new SqlParams();
   const org = p.add(viewer.organizationId);
   const owner = `c.${PARENT_COLUMN[parent]}`;
-  const column = CONTACT_LIST.orderColumns[args.orderBy ?? CONTACT_LIST.defaultOrder];
+  const field = args.orderBy ?? CONTACT_LIST.defaultOrder;
+  const column = CONTACT_LIST.orderColumns[field];
   const unique = args.unique !== false;
   const window = " OVER (PARTITION BY m.__parent)";
   const sql = childPagesSql({
     with: `WITH matched AS MATERIALIZED (
-      SELECT ${unique ? `DISTINCT ON (${owner}, ${PERSON_KEY})` : ""} ${owner} AS __parent, c.id, c.${column}, ${FLAGS}
+      SELECT ${unique ? `DISTINCT ON (${owner}, ${PERSON_KEY})` : ""} ${owner} AS __parent, c.id, ${contactSortValue(field)}, ${FLAGS}
         FROM ${fromSql(org)}
        WHERE ${LISTED} AND ${owner} = ANY(${p.add(parentIds)}::uuid[])
        ${unique ? `ORDER BY ${owner}, ${PERSON_KEY}, ${REPRESENTATIVE_ORDER}` : ""})`,

@@ -9,7 +9,7 @@ const EXPORT = SOURCES.schoolSearch;
 export const schoolsDictionary: Dictionary = {
   School: {
     [TYPE]:
-      "A US public school from the NCES CCD School Search export (CA, FL, MI, WA), with yearly federal statistics and, once unlocked, extracted intelligence.",
+      "A US public school: from the NCES CCD School Search export in CA, FL, MI and WA (2023-24, with yearly federal statistics), elsewhere from the national NCES CCD 2019-20 list (ids, name, city, grade span only; fed_data_year 2019); once unlocked, extracted intelligence.",
     ...PIPELINE_FIELDS("school"),
     districtId: "Our id of the parent district (matched by the school's NCES id: its first 7 digits are the district's LEAID).",
     fedId: `NCES school id (NCESSCH): 12 digits, the district's LEAID followed by 5 digits. ${EXPORT}`,
@@ -21,7 +21,8 @@ export const schoolsDictionary: Dictionary = {
     stateSchoolId: `The state's own id of the school. ${EXPORT}`,
     schoolType: `NCES school type text, e.g. Regular School. ${EXPORT} (2023-24 directory).`,
     localeType: `NCES urban-centric locale of the school. ${EXPORT}`,
-    fedDataYear: "School year (fall year) of the NCES directory the record comes from: 2023 = 2023-24.",
+    fedDataYear:
+      "School year (fall year) of the NCES directory the record comes from: 2023 = 2023-24 (School Search export), 2019 = 2019-20 (national list).",
     teachersFte: `Teachers in full-time equivalents (FTE), CCD staff 2022-23. ${EXPORT}`,
     studentTeacherRatio: `Students per FTE teacher (a ratio), 2022-23, as published. ${EXPORT}`,
     physicalAddress: `Street address. ${EXPORT}`,
@@ -36,7 +37,8 @@ export const schoolsDictionary: Dictionary = {
     county: `County name. ${EXPORT}`,
     latitude: "Latitude, WGS84 decimal degrees. No bundled file carries school geocodes (NCES EDGE is not included), so usually null.",
     longitude: "Longitude, WGS84 decimal degrees. Usually null (see latitude).",
-    source: "Name of the source the record comes from, e.g. NCES CCD School Search.",
+    source:
+      "Name of the source the record comes from: NCES CCD School Search, or NCES CCD school directory 2019-20 via Urban Institute Education Data Portal.",
     sourceUrl: "The NCES School Search page of this school.",
     ...listArgs("contacts", "contacts", { filter: false, defaultOrder: "name" }),
     metricValues: "Values selected by metricQuery, keyed by their `as` name.",
