@@ -141,10 +141,11 @@ add("district", "largest school districts in Florida", "district",
     "Orange, Palm Beach), ranks 6-10 grade 1.")
 
 add("district", "mid-size city school districts in Washington state", "district",
-    districts_sql("select fed_id, 2 from districts where state = 'WA' and locale_type = 'City: Midsize' "
-                  "and district_type like 'Regular public school district%' order by 1"),
+    districts_sql("select fed_id, case when name ~* 'deaf|blind' then 1 else 2 end from districts where state = 'WA' "
+                  "and locale_type = 'City: Midsize' and district_type like 'Regular public school district%' order by 1"),
     "Rule: state = 'WA' and locale_type = 'City: Midsize' and district_type like 'Regular public school district%' "
-    "(ESDs, colleges and charters with that locale excluded); all grade 2.")
+    "(ESDs, colleges and charters with that locale excluded); grade 2, except the two state schools for the deaf and "
+    "the blind (typed regular by NCES) grade 1.")
 
 add("district", "high poverty urban districts in Michigan", "district",
     districts_sql(f"select d.fed_id, 2 from districts d {POV23} where d.state = 'MI' and d.locale_type like 'City:%' "
@@ -308,8 +309,8 @@ add("school", "elem schools in Ann Arbor", "school",
 
 add("school", "high schools in Boise Idaho", "school",
     schools_sql("select fed_id, case when name ~* 'virtual|isucceed|janss' then 1 else 2 end from schools "
-                "where state = 'ID' and physical_city ilike 'boise' and grade_low = '09' and grade_high = '12' order by 1"),
-    "Rule: state = 'ID' and physical_city = Boise and grade span 09-12 (NCES 2019-20 list); comprehensive high schools "
+                "where state = 'ID' and physical_city ilike 'boise' and grade_low in ('09','10') and grade_high = '12' order by 1"),
+    "Rule: state = 'ID' and physical_city = Boise and grade span 09-12 or 10-12 (NCES 2019-20 list; Timberline is 10-12); comprehensive high schools "
     "grade 2, the virtual and alternative programs (iSucceed, Robert Janss) grade 1.")
 
 add("school", "Walter Payton college prep", "school", S(("170993003989", 2)),
