@@ -64,10 +64,13 @@ async function catalogue(): Promise<Db> {
   await admin.end();
   const db = await createDb({ databaseUrl: url.toString() });
   await migrate(db);
-  const [{ n }] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM districts");
-  if (n < 19_000) {
+  const [{ n, schools }] = await db.query<{ n: number; schools: number }>(
+    "SELECT (SELECT count(*)::int FROM districts) AS n, (SELECT count(*)::int FROM schools) AS schools",
+  );
+  // The schools a deployment has: the four states' exports and the national 2019-20 list for the others.
+  if (n < 19_000 || schools < 100_000) {
     const started = Date.now();
-    for (const source of ["nces-lea", "nces-school-search"] as const)
+    for (const source of ["nces-lea", "nces-school-search", "urban-ccd-schools"] as const)
       for (const file of INGEST_SOURCES[source].files) await runIngest(db, source, path.join(packageRoot, file));
     log(`catalogue loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
