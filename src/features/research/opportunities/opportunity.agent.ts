@@ -24,6 +24,7 @@ import { checkIcp, type Icp } from "../../account/projects/project.icp";
 import { listedContactsOfParent } from "../../catalogue/contacts/contact.service";
 import { LOCALE_CODE_PREFIX, type LocaleBucket, type SIGNAL_TYPES } from "../../kits/common/enums";
 import { containsPattern } from "../../kits/common/list-kit";
+import { emitEvent } from "../../account/webhooks/webhook.outbox";
 import { SIGNALS_MODULE, signalReadableSql } from "../news/news.service";
 import { signalWindow, windowStatus, type WindowDates } from "./opportunity.window";
 
@@ -514,8 +515,11 @@ async function write(db: Db, organizationId: string, projectId: string, drafts: 
       listed.map((c) => ({ contact_id: c.id })),
     );
   }
-  const { count } = await db.prisma.opportunity.createMany({
+  // The rows and their opportunity.created events commit together (docs/webhooks.md).
+  return db.prisma.$transaction(async (tx) => {
+  const created = await tx.opportunity.createManyAndReturn({
     skipDuplicates: true,
+    select: { id: true, project_id: true, entity_type: true, district_id: true, school_id: true, title: true, signal_type: true, confidence: true, supplementary: true },
     data: fresh.map((d) => ({
       organization_id: organizationId,
       project_id: projectId,
@@ -544,7 +548,9 @@ async function write(db: Db, organizationId: string, projectId: string, drafts: 
       data_source: d.data_source,
     })),
   });
-  return count;
+  for (const row of created) await emitEvent(tx, "opportunity.created", organizationId, row);
+  return created.length;
+  });
 }
 
 export type { Icp };
