@@ -33,7 +33,7 @@ export const webhooksDictionary: Dictionary = {
   CreateWebhookInput: {
     [TYPE]: "POST /webhooks body.",
     url: "An absolute http or https URL of at most 2,048 characters, without a user name or password, on a public address.",
-    events: "One or more event types (see Webhook.events); repeats are ignored.",
+    events: "One or more event types (see Webhook.events), at most 100 entries; repeats are ignored.",
   },
   Query: {
     webhooks: "The webhooks of the caller's organization, oldest first, without their secrets (GET /api/v1/webhooks).",

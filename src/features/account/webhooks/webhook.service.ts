@@ -12,6 +12,7 @@ import { newSecret, refusedHost } from "./webhook.delivery";
 import {
   DELIVERIES_DEFAULT_LIMIT,
   DELIVERIES_MAX_LIMIT,
+  EVENT_ENTRIES_MAX,
   WEBHOOK_URL_MAX,
   WEBHOOKS_PER_ORGANIZATION,
   type CreateWebhookInput,
@@ -65,6 +66,7 @@ function targetUrl(text: string, env: Env): string {
 /** The events, deduplicated in the catalogue's order, or a 400 naming the unknown one. */
 function eventsOf(events: readonly string[]): WebhookEvent[] {
   if (!events.length) throw new BadRequestError(`events must name at least one of ${WEBHOOK_EVENTS.join(", ")}`);
+  if (events.length > EVENT_ENTRIES_MAX) throw new BadRequestError(`events must have at most ${EVENT_ENTRIES_MAX} entries`);
   const unknown = events.find((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
   if (unknown !== undefined) throw new BadRequestError(`unknown event ${echo(unknown)}: events are ${WEBHOOK_EVENTS.join(", ")}`);
   return WEBHOOK_EVENTS.filter((e) => events.includes(e));
