@@ -271,7 +271,7 @@ export type CreateProjectInput = {
 
 /** POST /webhooks body. */
 export type CreateWebhookInput = {
-  /** One or more event types (see Webhook.events); repeats are ignored. */
+  /** One or more event types (see Webhook.events), at most 100 entries; repeats are ignored. */
   events: Array<string>;
   /** An absolute http or https URL of at most 2,048 characters, without a user name or password, on a public address. */
   url: string;

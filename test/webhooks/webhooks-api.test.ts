@@ -26,7 +26,11 @@ describe("webhooks API", () => {
   });
 
   it("POST /webhooks answers 201 with id, url, events, secret and created_at; the secret is a whsec_ key of 32 bytes", async () => {
-    const res = await t.post("/api/v1/webhooks", { url: PUBLIC_URL, events: ["unlock.failed", "unlock.completed", "unlock.completed"] }, "pro");
+    const res = await t.post(
+      "/api/v1/webhooks",
+      { url: PUBLIC_URL, events: ["unlock.failed", "unlock.completed", "unlock.completed"] },
+      "pro",
+    );
     expect(res.status).toBe(201);
     expect(Object.keys(res.body.data).sort()).toEqual(["created_at", "events", "id", "secret", "url"]);
     expect(res.body.data).toMatchObject({ url: PUBLIC_URL, events: ["unlock.completed", "unlock.failed"] });
@@ -93,7 +97,10 @@ describe("webhooks API", () => {
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
     const port = (receiver.address() as AddressInfo).port;
     try {
-      const result = await attemptDelivery(`http://127.0.0.1:${port}/`, secret, "msg", 1, "{}", { allowPrivateHosts: false, timeoutMs: 2000 });
+      const result = await attemptDelivery(`http://127.0.0.1:${port}/`, secret, "msg", 1, "{}", {
+        allowPrivateHosts: false,
+        timeoutMs: 2000,
+      });
       expect(result).toEqual({ ok: false, status: null, error: expect.stringMatching(/^refused address 127\.0\.0\.1/) });
       expect(received).toBe(0);
     } finally {
@@ -126,7 +133,11 @@ describe("webhooks API", () => {
   });
 
   it("bad ids and limits of the delivery log are 400s; an unknown id is a 404", async () => {
-    for (const path of [`/api/v1/webhooks/${id}/deliveries?limit=0`, `/api/v1/webhooks/${id}/deliveries?limit=1000`, "/api/v1/webhooks/nope/deliveries"]) {
+    for (const path of [
+      `/api/v1/webhooks/${id}/deliveries?limit=0`,
+      `/api/v1/webhooks/${id}/deliveries?limit=1000`,
+      "/api/v1/webhooks/nope/deliveries",
+    ]) {
       const res = await t.get(path, "pro");
       expect([path, res.status]).toEqual([path, 400]);
     }
@@ -138,7 +149,10 @@ describe("webhooks API", () => {
     for (let n = 1; n < WEBHOOKS_PER_ORGANIZATION; n++)
       await t.post("/api/v1/webhooks", { url: `${PUBLIC_URL}/${n}`, events: ["brief.ready"] }, "pro").expect(201);
     const over = await t.post("/api/v1/webhooks", { url: PUBLIC_URL, events: ["brief.ready"] }, "pro");
-    expect([over.status, over.body.message]).toEqual([400, `an organization may have at most ${WEBHOOKS_PER_ORGANIZATION} webhooks: delete one first`]);
+    expect([over.status, over.body.message]).toEqual([
+      400,
+      `an organization may have at most ${WEBHOOKS_PER_ORGANIZATION} webhooks: delete one first`,
+    ]);
     await t.http.delete(`/api/v1/webhooks/${id}`).set("Authorization", `Bearer ${t.keys.pro}`).expect(204);
     expect((await t.get(`/api/v1/webhooks/${id}/deliveries`, "pro")).status).toBe(404);
     await t.post("/api/v1/webhooks", { url: PUBLIC_URL, events: ["brief.ready"] }, "pro").expect(201);

@@ -96,7 +96,10 @@ describe("webhook deliveries", () => {
     unlockedDistrict = await insertDistrict(t.db, { name: "Prairie View Public Schools", state: "NE" });
     // Not extracted yet: the unlock is pending and the extraction job completes it.
     await t.post("/api/v1/unlock", { entity_type: "district", entity_id: unlockedDistrict }, "pro").expect(202);
-    await until(async () => at("/pro").length, (n) => n >= 1);
+    await until(
+      async () => at("/pro").length,
+      (n) => n >= 1,
+    );
     const [request] = at("/pro");
     expect(request!.verified).toBe(true);
     expect(request!.headers["content-type"]).toBe("application/json");
@@ -144,7 +147,10 @@ describe("webhook deliveries", () => {
         origin: "feed",
         origin_district_id: district,
       });
-    const { signals: ofUnlocked } = await analyzeArticle(t.db, await article("https://news.example.com/prairie-view-rfp", unlockedDistrict));
+    const { signals: ofUnlocked } = await analyzeArticle(
+      t.db,
+      await article("https://news.example.com/prairie-view-rfp", unlockedDistrict),
+    );
     const { signals: ofOther } = await analyzeArticle(t.db, await article("https://news.example.com/cedar-valley-rfp", other));
     expect([ofUnlocked, ofOther]).toEqual([1, 1]);
     await until(

@@ -3266,7 +3266,7 @@ export interface components {
         CreateWebhookInput: {
             /** @description An absolute http or https URL of at most 2,048 characters, without a user name or password, on a public address. */
             url: string;
-            /** @description One or more event types (see Webhook.events); repeats are ignored. */
+            /** @description One or more event types (see Webhook.events), at most 100 entries; repeats are ignored. */
             events: string[];
         };
         InsufficientCreditsError: components["schemas"]["ErrorBody"] & {

@@ -94,7 +94,16 @@ export const unlockHoldReleased: OnHoldReleased = async (tx, held, reason) => {
 export const emitUnlockEvent = (
   tx: Tx,
   type: "unlock.completed" | "unlock.failed",
-  row: { organization_id: string; entity_type: string; entity_id: string; state: string; credits_spent: number; error: string | null; unlocked_at: Date | null; finished_at: Date | null },
+  row: {
+    organization_id: string;
+    entity_type: string;
+    entity_id: string;
+    state: string;
+    credits_spent: number;
+    error: string | null;
+    unlocked_at: Date | null;
+    finished_at: Date | null;
+  },
 ) =>
   emitEvent(tx, type, row.organization_id, {
     entity_type: row.entity_type,

@@ -45,10 +45,17 @@ export const deliverJob = defineJob<DeliverJobData>({
     }
     // The body is the same bytes on every attempt: the event as written, with the time it happened.
     const body = JSON.stringify({ type: delivery.event_type, timestamp: delivery.created_at.toISOString(), data: delivery.payload });
-    const result = await attemptDelivery(delivery.webhook.url, delivery.webhook.secret, delivery.id, Math.floor(claimedAt.getTime() / 1000), body, {
-      allowPrivateHosts: ctx.env.EXTRACTION_ALLOW_PRIVATE_HOSTS === "true",
-      timeoutMs: ctx.env.WEBHOOK_TIMEOUT_SECONDS * 1000,
-    });
+    const result = await attemptDelivery(
+      delivery.webhook.url,
+      delivery.webhook.secret,
+      delivery.id,
+      Math.floor(claimedAt.getTime() / 1000),
+      body,
+      {
+        allowPrivateHosts: ctx.env.EXTRACTION_ALLOW_PRIVATE_HOSTS === "true",
+        timeoutMs: ctx.env.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      },
+    );
     await recordAttempt(ctx, delivery.id, delivery.webhook_id, data.attempt + 1, result);
   },
 });

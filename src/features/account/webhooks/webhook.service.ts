@@ -56,10 +56,12 @@ function targetUrl(text: string, env: Env): string {
   } catch {
     throw new BadRequestError(`url ${echo(value)} is not an absolute URL`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new BadRequestError(`url must be http or https, not ${clip(url.protocol)}`);
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new BadRequestError(`url must be http or https, not ${clip(url.protocol)}`);
   if (url.username || url.password) throw new BadRequestError("url must not carry a user name or password");
   const refused = env.EXTRACTION_ALLOW_PRIVATE_HOSTS === "true" ? null : refusedHost(url);
-  if (refused) throw new BadRequestError(`url ${echo(url.hostname)} is a ${refused} address: webhooks are delivered to public addresses only`);
+  if (refused)
+    throw new BadRequestError(`url ${echo(url.hostname)} is a ${refused} address: webhooks are delivered to public addresses only`);
   return url.toString();
 }
 
