@@ -171,7 +171,7 @@ describe("webhook deliveries", () => {
     expect(signal).toMatchObject({ signal_type: expect.any(String), district: { id: expect.any(String), name: expect.any(String) } });
   });
 
-  it("a receiver answering 500 twice then 200 gets three attempts, the second wait longer than the first", async () => {
+  it("a receiver answering 500 twice then 200 gets three attempts, waiting at least the base delay, then twice it", async () => {
     const hook = await subscribe("enterprise", "/flaky", ["unlock.completed"], [500, 500, 200]);
     const extracted = await insertDistrict(t.db, { name: "Flat Creek Schools", state: "IA", status: "completed" });
     await t.post("/api/v1/unlock", { entity_type: "district", entity_id: extracted }, "enterprise").expect(200);
@@ -185,9 +185,9 @@ describe("webhook deliveries", () => {
     expect(new Set(attempts.map((r) => r.headers["webhook-id"]))).toEqual(new Set([log.id]));
     expect(new Set(attempts.map((r) => r.body)).size).toBe(1);
     const [first, second] = [attempts[1]!.at - attempts[0]!.at, attempts[2]!.at - attempts[1]!.at];
+    // The waits are at least the schedule's (base, then twice base): lower bounds, which a loaded machine only lengthens.
     expect(first).toBeGreaterThanOrEqual(BASE_SECONDS * 1000 - 100);
     expect(second).toBeGreaterThanOrEqual(2 * BASE_SECONDS * 1000 - 100);
-    expect(second).toBeGreaterThan(first);
     expect(log).toMatchObject({ status: "delivered", attempts: 3, response_status: 200, last_error: null, next_attempt_at: null });
     const [webhook] = (await t.get("/api/v1/webhooks", "enterprise").expect(200)).body.data.filter((w: { id: string }) => w.id === hook);
     expect(webhook).toMatchObject({ enabled: true, consecutive_failures: 0 });
