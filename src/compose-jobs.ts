@@ -2,7 +2,7 @@
  * The job runtime as the service composes it, for every process that starts one (`serve`, the MCP stdio
  * server, the test app): the installed features' jobs, the credits feature's hold sweeper whose releases fail
  * their unlock, the news feature's scheduler of feed polls (NEWS_POLL_MINUTES), the news ingest as the extraction
- * pipeline's sink for a district site's news pages, the opportunity agent's scheduler, and the demo layer's extraction as the pipeline's fallback
+ * pipeline's sink for a district site's news pages, the opportunity agent's scheduler, the webhooks' dispatch of due deliveries, and the demo layer's extraction as the pipeline's fallback
  * (EXTRACTION_DEMO_FALLBACK).
  * A composition root: the one production file besides src/seed.ts that imports the demo seed (src/seed/).
  */
@@ -10,6 +10,7 @@ import type { Env } from "./config/env";
 import type { Db } from "./db/client";
 import { sweepExpiredHolds } from "./features/account/credits/credits.jobs";
 import { unlockHoldReleased } from "./features/account/unlocks/unlock.jobs";
+import { dispatchDueDeliveries } from "./features/account/webhooks/webhook.jobs";
 import { useExtractionFallback } from "./features/research/extraction/extraction.extractor";
 import { scheduleFeedPolls } from "./features/research/news/news.jobs";
 import { scheduleOpportunityRuns } from "./features/research/opportunities/opportunity.jobs";
@@ -33,6 +34,10 @@ export async function startServiceJobs(db: Db, env: Env, options: { work: boolea
       // The opportunity agent runs for new projects, changed profiles and new signals.
       await scheduleOpportunityRuns(database, queue).catch((error: Error) =>
         logger.warn("opportunity agent scheduling failed", { error: error.message }),
+      );
+      // Webhook deliveries whose (next) attempt is due get their job.
+      await dispatchDueDeliveries(database, queue).catch((error: Error) =>
+        logger.warn("webhook dispatch failed", { error: error.message }),
       );
     },
   });

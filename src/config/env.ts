@@ -95,6 +95,15 @@ const EnvSchema = z.object({
   EXTRACTION_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false"),
   /** Entities without a website_url get the demo extraction (rows data_source "demo"); false: they end in error. */
   EXTRACTION_DEMO_FALLBACK: z.enum(["true", "false"]).default("true"),
+  // ---- webhooks (docs/webhooks.md)
+  /** Attempts of one delivery (the first included) before it is marked failed. */
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  /** Wait before the second attempt; each later wait doubles (30 s, 1 min, 2 min ... about 1 h over 8 attempts). */
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().min(0.1).default(30),
+  /** Failed attempts in a row (any delivery of the webhook) after which the webhook is disabled. */
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(15),
+  /** Time one delivery attempt may take (connect, send, response headers) before it counts as failed. */
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(0.5).default(10),
   // ---- news ingest (docs/signals.md, "Sources and ingest")
   /** How often the worker polls each registered news feed (a conditional GET: an unchanged feed costs one request). */
   NEWS_POLL_MINUTES: z.coerce.number().min(1).default(60),

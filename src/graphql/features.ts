@@ -9,6 +9,7 @@ import { listsFeature } from "../features/account/lists/feature";
 import { organizationsFeature } from "../features/account/organizations/feature";
 import { projectsFeature } from "../features/account/projects/feature";
 import { unlocksFeature } from "../features/account/unlocks/feature";
+import { webhooksFeature } from "../features/account/webhooks/feature";
 import { assessmentsFeature } from "../features/catalogue/assessments/feature";
 import { associationsFeature } from "../features/catalogue/associations/feature";
 import { childcareFeature } from "../features/catalogue/childcare/feature";
@@ -58,6 +59,7 @@ export const FEATURES: readonly Feature[] = [
   unlocksFeature,
   emailTemplatesFeature,
   bidFilingsFeature,
+  webhooksFeature,
   // kits
   blocksFeature,
 ];

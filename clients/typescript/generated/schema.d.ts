@@ -904,6 +904,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /webhooks
+         * @description The webhooks of the caller's organization, oldest first, without their secrets (GET /api/v1/webhooks).
+         */
+        get: operations["getWebhooks"];
+        put?: never;
+        /**
+         * POST /webhooks
+         * @description A new webhook of the caller's organization, with its signing secret, shown this once (POST /api/v1/webhooks). At most 10 per organization.
+         */
+        post: operations["postCreateWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * DELETE /webhooks/{id}
+         * @description Deletes a webhook and its delivery log; nothing more is sent to it (DELETE /api/v1/webhooks/{id}).
+         */
+        delete: operations["deleteDeleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /webhooks/{id}/deliveries
+         * @description A webhook's deliveries, newest first (GET /api/v1/webhooks/{id}/deliveries).
+         */
+        get: operations["getWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3197,6 +3261,13 @@ export interface components {
             job_id: string | null;
             /** @description A human-readable summary of the outcome. */
             message: string;
+        };
+        /** @description POST /webhooks body. */
+        CreateWebhookInput: {
+            /** @description An absolute http or https URL of at most 2,048 characters, without a user name or password, on a public address. */
+            url: string;
+            /** @description One or more event types (see Webhook.events), at most 100 entries; repeats are ignored. */
+            events: string[];
         };
         InsufficientCreditsError: components["schemas"]["ErrorBody"] & {
             /**
@@ -7204,6 +7275,223 @@ export interface operations {
                          * @description Attempts the unlock's extraction (or enrichment) job has made, the running one included: 1 on the first, up to 1 + JOB_RETRY_LIMIT; 0 when no job ran (an instant unlock).
                          */
                         attempts: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The record (or records) asked for. */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description Our id of the webhook (UUID).
+                             */
+                            id: string;
+                            /** @description Where events are POSTed (http or https; private, loopback and link-local addresses are refused). */
+                            url: string;
+                            /** @description The events it receives: signal.created, opportunity.created, opportunity.verified, unlock.completed, unlock.failed, brief.ready. */
+                            events: string[];
+                            /** @description False once the webhook was disabled after repeated failed deliveries (see disabledReason); nothing is sent to it then. */
+                            enabled: boolean;
+                            /**
+                             * Format: int32
+                             * @description Failed delivery attempts in a row; a successful one resets it.
+                             */
+                            consecutive_failures: number;
+                            /**
+                             * Format: date-time
+                             * @description When it was disabled (UTC), or null while enabled.
+                             */
+                            disabled_at: string | null;
+                            /** @description Why it was disabled, with the last attempt's error; null while enabled. */
+                            disabled_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the webhook was created (UTC).
+                             */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postCreateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A webhook of the caller's organization: events POSTed to its URL, signed per the Standard Webhooks convention (GET /api/v1/webhooks; docs/webhooks.md). */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description Our id of the webhook (UUID).
+                             */
+                            id: string;
+                            /** @description Where events are POSTed (http or https; private, loopback and link-local addresses are refused). */
+                            url: string;
+                            /** @description The events it receives: signal.created, opportunity.created, opportunity.verified, unlock.completed, unlock.failed, brief.ready. */
+                            events: string[];
+                            /** @description The signing secret (whsec_ and base64; the HMAC key is the base64-decoded part). Shown only in the answer that created the webhook; null everywhere else. */
+                            secret: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the webhook was created (UTC).
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    deleteDeleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook of the caller's organization. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Deliveries to return, 1 to 200 (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A webhook of the caller's organization. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The record (or records) asked for. */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description Our id of the delivery; sent as the webhook-id header, the same on every attempt (deduplicate on it).
+                             */
+                            id: string;
+                            /** @description The event type, e.g. unlock.completed. */
+                            event: string;
+                            /** @description pending (waiting for its next attempt), delivered (a 2xx answer) or failed (no attempt left, or the webhook was disabled). */
+                            status: string;
+                            /**
+                             * Format: int32
+                             * @description Attempts made so far.
+                             */
+                            attempts: number;
+                            /**
+                             * Format: int32
+                             * @description The HTTP status of the last attempt's answer; null when none came (refused address, timeout, connection error).
+                             */
+                            response_status: number | null;
+                            /** @description Why the last attempt failed; null after a success. */
+                            last_error: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the next attempt is due (UTC); null once delivered or failed.
+                             */
+                            next_attempt_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the last attempt was made (UTC).
+                             */
+                            last_attempt_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When a receiver answered 2xx (UTC).
+                             */
+                            delivered_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the event happened and the delivery was written (UTC); the payload's timestamp.
+                             */
+                            created_at: string;
+                        }[];
                     };
                 };
             };

@@ -14,6 +14,7 @@ import { defineJob, type JobContext } from "../../../jobs/job";
 import { pipelineExtractor, type Extractor } from "../../research/extraction/extraction.extractor";
 import { releaseHold, type OnHoldReleased } from "../credits/credits.jobs";
 import { settleHold } from "../credits/credits.service";
+import { emitEvent } from "../webhooks/webhook.outbox";
 
 export interface ExtractJobData {
   holdId: string;
@@ -47,10 +48,11 @@ export const extractJob = defineJob<ExtractJobData>({
       const now = new Date();
       const row = await unlockOf(tx, data);
       if (!row || row.hold_id !== data.holdId) return;
-      await tx.unlock.update({
+      const unlocked = await tx.unlock.update({
         where: { id: row.id },
         data: { state: "unlocked", credits_spent: { increment: amount }, unlocked_at: now, finished_at: now, error: null },
       });
+      await emitUnlockEvent(tx, "unlock.completed", unlocked);
     }, MONEY_TX);
   },
   async onFinalFailure(ctx, data, error) {
@@ -79,9 +81,36 @@ const unlockOf = (tx: Tx, data: { organizationId: string; entityType: string; en
 /** A released hold fails its unlock, when the unlock still has that hold (a re-extraction keeps access). */
 export const unlockHoldReleased: OnHoldReleased = async (tx, held, reason) => {
   const row = await unlockOf(tx, { organizationId: held.organization_id, entityType: held.entity_type, entityId: held.entity_id });
-  if (row && row.hold_id === held.id)
-    await tx.unlock.update({
-      where: { id: row.id },
-      data: { state: row.state === "unlocked" ? "unlocked" : "failed", error: reason, finished_at: new Date() },
-    });
+  if (!row || row.hold_id !== held.id) return;
+  const settled = await tx.unlock.update({
+    where: { id: row.id },
+    data: { state: row.state === "unlocked" ? "unlocked" : "failed", error: reason, finished_at: new Date() },
+  });
+  // A failed re-extraction keeps its access: only an unlock that ends failed is reported as one.
+  if (settled.state === "failed") await emitUnlockEvent(tx, "unlock.failed", settled);
 };
+
+/** The webhook event of an unlock that ended (docs/webhooks.md, "Events"), in the transaction that ended it. */
+export const emitUnlockEvent = (
+  tx: Tx,
+  type: "unlock.completed" | "unlock.failed",
+  row: {
+    organization_id: string;
+    entity_type: string;
+    entity_id: string;
+    state: string;
+    credits_spent: number;
+    error: string | null;
+    unlocked_at: Date | null;
+    finished_at: Date | null;
+  },
+) =>
+  emitEvent(tx, type, row.organization_id, {
+    entity_type: row.entity_type,
+    entity_id: row.entity_id,
+    state: row.state,
+    credits_spent: row.credits_spent,
+    unlocked_at: row.unlocked_at?.toISOString() ?? null,
+    finished_at: row.finished_at?.toISOString() ?? null,
+    error: row.error,
+  });

@@ -34,7 +34,7 @@ import { readContactForUnlock, requireParentUnlocked, type ContactUnlockTarget }
 import { MONEY_TX, type Tx } from "../../../db/transaction";
 import { charge, creditSummary, hold, lockOrganization, requireAvailable } from "../credits/credits.service";
 import type { UnlockEntityType, UnlockInput } from "./unlock.inputs";
-import { extractJob } from "./unlock.jobs";
+import { emitUnlockEvent, extractJob } from "./unlock.jobs";
 import type { UnlockBatchItem, UnlockPayload, UnlockResult, UnlockStatus } from "./unlock.type";
 
 /** What a kind of entity needs to be unlocked (`E`: what `read` returns, handed to `preconditions`). */
@@ -270,11 +270,12 @@ async function unlockOne(
         finished_at: now,
         unlocked_at: now,
       };
-      await tx.unlock.upsert({
+      const unlocked = await tx.unlock.upsert({
         where,
         create: { organization_id: org, entity_type: item.entityType, entity_id: item.entityId, ...data },
         update: data,
       });
+      await emitUnlockEvent(tx, "unlock.completed", unlocked);
       return {
         ...base,
         outcome: "unlocked",

@@ -6,6 +6,7 @@
  */
 import { defineJob } from "../../../jobs/job";
 import { logger } from "../../../logger";
+import { emitEvent } from "../../account/webhooks/webhook.outbox";
 import { buildDossier } from "./brief.dossier";
 
 export interface BuildBriefData {
@@ -25,16 +26,27 @@ export const buildBriefJob = defineJob<BuildBriefData>({
     if (!brief) return; // superseded by a restarted build, or gone
     const built = await buildDossier(ctx.db, ctx.env, brief);
     const now = new Date();
-    const { count } = await ctx.db.prisma.brief.updateMany({
-      where: current,
-      data: {
-        status: "ready",
-        dossier: built.dossier as never,
-        generator: built.generator,
-        error: null,
-        finished_at: now,
-        updated_at: now,
-      },
+    // The brief is ready and its brief.ready event written in one transaction (docs/webhooks.md).
+    const count = await ctx.db.prisma.$transaction(async (tx) => {
+      const { count: updated } = await tx.brief.updateMany({
+        where: current,
+        data: {
+          status: "ready",
+          dossier: built.dossier as never,
+          generator: built.generator,
+          error: null,
+          finished_at: now,
+          updated_at: now,
+        },
+      });
+      if (updated)
+        await emitEvent(tx, "brief.ready", brief.organization_id, {
+          id: data.briefId,
+          entity_type: brief.entity_type,
+          entity_id: brief.entity_id,
+          finished_at: now.toISOString(),
+        });
+      return updated;
     });
     if (!count) logger.info("brief build superseded", { briefId: data.briefId, jobId: data.jobId });
   },

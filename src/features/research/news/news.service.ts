@@ -9,6 +9,9 @@
  */
 import type { Db } from "../../../db/client";
 import { SqlParams } from "../../../db/sql";
+import { sql } from "../../../db/sql-template";
+import type { Tx } from "../../../db/transaction";
+import { emitEventsFor } from "../../account/webhooks/webhook.outbox";
 import type { Viewer } from "../../account/auth/viewer";
 import { AppError } from "../../../graphql/errors";
 import { childPageColumns, childPagesSql, compileFilter, pageArgs, readChildPages, type PageOf } from "../../kits/common/list-kit";
@@ -76,6 +79,21 @@ const IN_SCOPE = `(s.district_id IN (SELECT entity_id FROM scope WHERE entity_ty
  */
 export const signalReadableSql = (scope: FeedScope["kind"], org: string): string =>
   scope === "all" ? "true" : `EXISTS (WITH ${scopeCte(org)} SELECT 1 WHERE ${IN_SCOPE})`;
+
+/**
+ * `signal.created` for the signals of an article written in transaction `tx` (docs/webhooks.md), each to every
+ * subscribed organization that may read it by the feed's rule: the whole feed with the signals module, else
+ * `signalReadableSql`'s scope. The payload is the feed's signal item. One statement.
+ */
+export const emitSignalsCreated = (tx: Tx, articleId: string): Promise<void> =>
+  emitEventsFor(
+    tx,
+    "signal.created",
+    (org) => sql`SELECT ${sql.raw(SIGNAL_JSON)}::jsonb AS data FROM signals s ${sql.raw(SIGNAL_JOINS)}
+      WHERE s.article_id = ${articleId}::uuid AND ${sql.raw(NOT_NOISE)}
+        AND (EXISTS (SELECT 1 FROM organizations o WHERE o.id = ${sql.raw(org)} AND ${SIGNALS_MODULE}::text = ANY(o.entitlements))
+             OR ${sql.raw(signalReadableSql("scoped", org))})`,
+  );
 
 /** The signal conditions and article conditions of a filter (in declaration order, so the first bad parameter is reported). */
 function feedConditions(filter: SignalFeedFilter | null | undefined, p: SqlParams): { signal: string[]; article: string[] } {

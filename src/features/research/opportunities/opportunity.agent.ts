@@ -24,6 +24,7 @@ import { checkIcp, type Icp } from "../../account/projects/project.icp";
 import { listedContactsOfParent } from "../../catalogue/contacts/contact.service";
 import { LOCALE_CODE_PREFIX, type LocaleBucket, type SIGNAL_TYPES } from "../../kits/common/enums";
 import { containsPattern } from "../../kits/common/list-kit";
+import { emitEvent } from "../../account/webhooks/webhook.outbox";
 import { SIGNALS_MODULE, signalReadableSql } from "../news/news.service";
 import { signalWindow, windowStatus, type WindowDates } from "./opportunity.window";
 
@@ -514,37 +515,52 @@ async function write(db: Db, organizationId: string, projectId: string, drafts: 
       listed.map((c) => ({ contact_id: c.id })),
     );
   }
-  const { count } = await db.prisma.opportunity.createMany({
-    skipDuplicates: true,
-    data: fresh.map((d) => ({
-      organization_id: organizationId,
-      project_id: projectId,
-      entity_type: d.entity_type,
-      district_id: d.district_id,
-      school_id: d.school_id,
-      dedupe_key: d.dedupe_key,
-      geo_scope: d.geo_scope,
-      title: d.title.slice(0, 300),
-      signal_type: d.signal_type,
-      event_date: d.event_date ? new Date(`${d.event_date}T00:00:00Z`) : null,
-      event_date_basis: d.event_date_basis,
-      why_now: d.why_now,
-      suggested_action: d.suggested_action,
-      caveats: d.caveats,
-      confidence: d.confidence,
-      source_urls: d.source_urls,
-      signal_ids: d.signal_ids,
-      contacts: contactsOf.get(`${d.entity_type}:${entityOf(d)}`) ?? [],
-      suggested_prompts: d.suggested_prompts,
-      supplementary: d.supplementary,
-      window_ends_on: d.window.window_ends_on ? new Date(`${d.window.window_ends_on}T00:00:00Z`) : null,
-      window_durable: d.window.window_durable,
-      window_status: windowStatus(d.window, at),
-      claim: d.claim as never,
-      data_source: d.data_source,
-    })),
+  // The rows and their opportunity.created events commit together (docs/webhooks.md).
+  return db.prisma.$transaction(async (tx) => {
+    const created = await tx.opportunity.createManyAndReturn({
+      skipDuplicates: true,
+      select: {
+        id: true,
+        project_id: true,
+        entity_type: true,
+        district_id: true,
+        school_id: true,
+        title: true,
+        signal_type: true,
+        confidence: true,
+        supplementary: true,
+      },
+      data: fresh.map((d) => ({
+        organization_id: organizationId,
+        project_id: projectId,
+        entity_type: d.entity_type,
+        district_id: d.district_id,
+        school_id: d.school_id,
+        dedupe_key: d.dedupe_key,
+        geo_scope: d.geo_scope,
+        title: d.title.slice(0, 300),
+        signal_type: d.signal_type,
+        event_date: d.event_date ? new Date(`${d.event_date}T00:00:00Z`) : null,
+        event_date_basis: d.event_date_basis,
+        why_now: d.why_now,
+        suggested_action: d.suggested_action,
+        caveats: d.caveats,
+        confidence: d.confidence,
+        source_urls: d.source_urls,
+        signal_ids: d.signal_ids,
+        contacts: contactsOf.get(`${d.entity_type}:${entityOf(d)}`) ?? [],
+        suggested_prompts: d.suggested_prompts,
+        supplementary: d.supplementary,
+        window_ends_on: d.window.window_ends_on ? new Date(`${d.window.window_ends_on}T00:00:00Z`) : null,
+        window_durable: d.window.window_durable,
+        window_status: windowStatus(d.window, at),
+        claim: d.claim as never,
+        data_source: d.data_source,
+      })),
+    });
+    for (const row of created) await emitEvent(tx, "opportunity.created", organizationId, row);
+    return created.length;
   });
-  return count;
 }
 
 export type { Icp };

@@ -17,6 +17,7 @@
 import { isoDay, now } from "../../../config/clock";
 import type { Env } from "../../../config/env";
 import type { Db } from "../../../db/client";
+import { emitEvent } from "../../account/webhooks/webhook.outbox";
 import { decodeHtml } from "../extraction/html";
 import { extractMainText } from "../news/ingest/main-text";
 import { NewsFetcher, type NewsFetcherOptions } from "../news/ingest/fetcher";
@@ -230,6 +231,13 @@ export async function verifyOpportunity(
       data: { ...verdict, window_status: window, last_verified_at: checkedAt, updated_at: checkedAt },
     });
     if (!count) return;
+    await emitEvent(tx, "opportunity.verified", row.organization_id, {
+      id: opportunityId,
+      verification_status: verdict.verification_status,
+      verification_note: verdict.verification_note,
+      window_status: window,
+      last_verified_at: checkedAt.toISOString(),
+    });
     await tx.opportunitySourceCheck.deleteMany({ where: { opportunity_id: opportunityId } });
     await tx.opportunitySourceCheck.createMany({
       data: checks.map((c) => ({ opportunity_id: opportunityId, url: c.url, status: c.status, note: c.note, checked_at: checkedAt })),

@@ -6,6 +6,7 @@
 import { loadEnv } from "../../../../config/env";
 import type { Db } from "../../../../db/client";
 import type { Tx } from "../../../../db/transaction";
+import { emitSignalsCreated } from "../news.service";
 import { signalExtractorFromEnv } from "./openai.extractor";
 import { resolveEntities } from "./resolve";
 import { documentOf, type AnalyzedSignal, type ArticleText, type SignalExtractor, type SignalType } from "./types";
@@ -139,6 +140,8 @@ export async function analyzeArticle(db: Db, articleId: string, options?: Analyz
           data_source: dataSource,
         })),
       });
+    // The article's signals are new rows (its earlier ones were deleted above): each is reported as created.
+    if (signals.length) await emitSignalsCreated(tx, article.id);
     // A district's own page found by its extraction (origin `extraction`) already has the extraction's timeline events,
     // gated by type where they restate intelligence (issue 20 point 2): a second, public event of the same page would
     // restate them ungated ("Voters approve bond; district wins literacy grant"). Its signals stay in the paid feed.

@@ -1,0 +1,33 @@
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
+import type { Context } from "../../../graphql/context";
+import { UUIDScalar } from "../../../graphql/scalars";
+import { CreateWebhookInput } from "./webhook.inputs";
+import { createWebhook, deleteWebhook, listWebhooks, webhookDeliveries } from "./webhook.service";
+import { Webhook, WebhookDelivery } from "./webhook.type";
+
+@Resolver(() => Webhook)
+export class WebhookResolver {
+  @Query(() => [Webhook])
+  webhooks(@Ctx() ctx: Context): Promise<Webhook[]> {
+    return listWebhooks(ctx.db, ctx.viewer);
+  }
+
+  @Query(() => [WebhookDelivery])
+  webhookDeliveries(
+    @Arg("webhookId", () => UUIDScalar) webhookId: string,
+    @Arg("limit", () => Int, { nullable: true }) limit: number | null,
+    @Ctx() ctx: Context,
+  ): Promise<WebhookDelivery[]> {
+    return webhookDeliveries(ctx.db, ctx.viewer, webhookId, limit);
+  }
+
+  @Mutation(() => Webhook)
+  createWebhook(@Arg("input", () => CreateWebhookInput) input: CreateWebhookInput, @Ctx() ctx: Context): Promise<Webhook> {
+    return createWebhook(ctx.db, ctx.env, ctx.viewer, input);
+  }
+
+  @Mutation(() => Webhook)
+  deleteWebhook(@Arg("webhookId", () => UUIDScalar) webhookId: string, @Ctx() ctx: Context): Promise<Webhook> {
+    return deleteWebhook(ctx.db, ctx.viewer, webhookId);
+  }
+}
