@@ -5,7 +5,9 @@ import { AggregateGroupKey } from "./aggregate.type";
 
 const SUMMARY = (entity: "district" | "school") => {
   const [name, field, Filter] =
-    entity === "district" ? ["McpDistrictAggregates", "districtAggregates", "DistrictFilter"] : ["McpSchoolAggregates", "schoolAggregates", "SchoolFilter"];
+    entity === "district"
+      ? ["McpDistrictAggregates", "districtAggregates", "DistrictFilter"]
+      : ["McpSchoolAggregates", "schoolAggregates", "SchoolFilter"];
   return parse(`
   query ${name}($filter: ${Filter}, $metricQuery: String, $groupBy: [AggregateGroupKey!], $aggregates: [String!], $year: String) {
     ${field}(filter: $filter, metricQuery: $metricQuery, groupBy: $groupBy, aggregates: $aggregates, year: $year) {

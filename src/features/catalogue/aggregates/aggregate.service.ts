@@ -13,13 +13,7 @@ import type { Viewer } from "../../account/auth/viewer";
 import type { Records } from "../../kits/blocks/record.service";
 import { LOCALE_CODE_PREFIX } from "../../kits/common/enums";
 import { checkColumns, runChecks, type FilterCheck } from "../../kits/common/list-kit";
-import {
-  compileMetricQuery,
-  historyGatedNotice,
-  parseMetricQuery,
-  type MetricPoint,
-  type MetricQuery,
-} from "../metrics/metric-query";
+import { compileMetricQuery, historyGatedNotice, parseMetricQuery, type MetricPoint, type MetricQuery } from "../metrics/metric-query";
 import { findMetric, type MetricEntity } from "../metrics/metrics.catalog";
 import type { AggregateArgs } from "./aggregate.inputs";
 import { AggregateGroupKey, type AggregateGroup } from "./aggregate.type";
@@ -105,9 +99,12 @@ export function parseAggregates(entity: MetricEntity, aggregates: readonly strin
     const colon = key.indexOf(":");
     if (colon < 0) fail(`aggregates ${echo(key)} must be stat:metric, e.g. sum:total_enrollment`);
     const [stat, metric] = [key.slice(0, colon), key.slice(colon + 1)];
-    if (!AGGREGATE_STATS.includes(stat as AggregateStat)) fail(`aggregates ${echo(key)}: stat ${echo(stat)} is not one of ${AGGREGATE_STATS.join(", ")}`);
+    if (!AGGREGATE_STATS.includes(stat as AggregateStat))
+      fail(`aggregates ${echo(key)}: stat ${echo(stat)} is not one of ${AGGREGATE_STATS.join(", ")}`);
     if (!findMetric(entity, metric))
-      fail(`aggregates ${echo(key)}: ${echo(metric)} is not a ${entity} metric; GET /metrics?entity_type=${entity} lists the allowed metrics`);
+      fail(
+        `aggregates ${echo(key)}: ${echo(metric)} is not a ${entity} metric; GET /metrics?entity_type=${entity} lists the allowed metrics`,
+      );
     if (seen.has(key)) fail(`aggregates ${echo(key)} is given twice`);
     seen.add(key);
     return { key, stat: stat as AggregateStat, metric };
