@@ -1,6 +1,7 @@
 /** Field dictionary: summaries (GET /districts/summary, /schools/summary; docs/aggregates.md). */
 import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
-import { AGGREGATE_MAX_ITEMS, AGGREGATE_STATS } from "./aggregate.service";
+import { AGGREGATE_MAX_ITEMS } from "./aggregate.inputs";
+import { AGGREGATE_STATS } from "./aggregate.service";
 
 const args = (field: string, entity: "district" | "school", Filter: string): Record<string, string> => ({
   [`${field}(filter)`]: `Which ${entity}s to summarize (${Filter}, the list's filters); omitted: all.`,

@@ -13,11 +13,18 @@ export interface AggregateArgs<F> {
   year?: string | null;
 }
 
+/** At most this many `stat:metric` items: each reads its metric for every filtered record (and counts in the query cost). */
+export const AGGREGATE_MAX_ITEMS = 20;
+
 /**
  * Each `stat:metric` reads its metric for every record the filters leave, like a metric-query filter: one
- * lookup per record, counted as METRIC_SCAN_ROWS records (docs/metric-query.md, Cost).
+ * lookup per record, counted as METRIC_SCAN_ROWS records (docs/metric-query.md, Cost). A list over the cap
+ * costs 0 here and is refused by the service with a 400 naming `aggregates`, not as a cost.
  */
-const aggregatesCost = (value: unknown): number => (Array.isArray(value) ? value.length : value == null ? 0 : 1) * METRIC_SCAN_ROWS;
+function aggregatesCost(value: unknown): number {
+  const items = Array.isArray(value) ? value.length : value == null ? 0 : 1;
+  return items > AGGREGATE_MAX_ITEMS ? 0 : items * METRIC_SCAN_ROWS;
+}
 
 /** The summary's arguments over a list's filter type (the filter is the list's, declared once by defineList). */
 function aggregateArgs<F extends object>(Filter: ClassType<F>): ClassType<AggregateArgs<F>> {

@@ -1,6 +1,7 @@
 import { parse } from "graphql";
 import { definedOnly, oneOf, type McpToolSpec } from "../../../graphql/mcp-tool";
-import { AGGREGATE_MAX_ITEMS, AGGREGATE_STATS } from "./aggregate.service";
+import { AGGREGATE_MAX_ITEMS } from "./aggregate.inputs";
+import { AGGREGATE_STATS } from "./aggregate.service";
 import { AggregateGroupKey } from "./aggregate.type";
 
 const SUMMARY = (entity: "district" | "school") => {
@@ -64,7 +65,8 @@ export const aggregateTools: McpToolSpec[] = [
           aggregates: args.aggregates,
           year: args.year,
         }),
-        shape: (data) => (entity === "district" ? data.districtAggregates : data.schoolAggregates) as Record<string, unknown>,
+        // Executed as REST operations are: response keys in snake_case.
+        shape: (data) => data[entity === "district" ? "district_aggregates" : "school_aggregates"] as Record<string, unknown>,
       };
     },
   },

@@ -15,13 +15,11 @@ import { LOCALE_CODE_PREFIX } from "../../kits/common/enums";
 import { checkColumns, runChecks, type FilterCheck } from "../../kits/common/list-kit";
 import { compileMetricQuery, historyGatedNotice, parseMetricQuery, type MetricPoint, type MetricQuery } from "../metrics/metric-query";
 import { findMetric, type MetricEntity } from "../metrics/metrics.catalog";
-import type { AggregateArgs } from "./aggregate.inputs";
+import { AGGREGATE_MAX_ITEMS, type AggregateArgs } from "./aggregate.inputs";
 import { AggregateGroupKey, type AggregateGroup } from "./aggregate.type";
 
 export const AGGREGATE_STATS = ["count", "sum", "avg", "min", "max", "median"] as const;
 export type AggregateStat = (typeof AGGREGATE_STATS)[number];
-/** At most this many `stat:metric` items: each reads its metric for every filtered record (and counts in the query cost). */
-export const AGGREGATE_MAX_ITEMS = 20;
 const GROUP_KEYS = Object.values(AggregateGroupKey);
 /** The access join's alias, the one the lists' filter SQL names (record.service.ts). */
 const UNLOCK = "u";
