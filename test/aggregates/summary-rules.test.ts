@@ -66,6 +66,14 @@ describe("summaries: gating, bad parameters, schools, documents", () => {
       return { sum: values["sum:total_enrollment"], count: values["count:total_enrollment"] };
     };
 
+    it("says so on REST: history_gated beside data, only for a year other than latest on the free plan", async () => {
+      const codes = async (year: string, plan: "pro" | "free") =>
+        ((await districtSummary(`${aggregates}&year=${year}`, plan).expect(200)).body.notices ?? []).map((n: { code: string }) => n.code);
+      expect(await codes("2022", "free")).toEqual(["history_gated"]);
+      expect(await codes("latest", "free")).toEqual([]);
+      expect(await codes("2022", "pro")).toEqual([]);
+    });
+
     it("gives a free plan of a year beyond an unfollowed record's latest what the metric query gives it: nothing", async () => {
       expect(await summed("free", "2022")).toEqual({ sum: null, count: 0 });
       expect(await summed("free", "2022")).toEqual(await metricQuerySum("free", 2022));
