@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { createTestApp, type TestApp } from "../support/app";
 import { insertFollow } from "../support/block-factories";
 import { insertDistrict, insertDistrictStats } from "../support/factories";
-import { insertSchool, insertSchoolStats } from "../support/school-factories";
+import { insertList, insertSchool, insertSchoolStats } from "../support/school-factories";
 import { countStatements } from "../support/statements";
 
 const mq = (query: unknown) => encodeURIComponent(JSON.stringify(query));
@@ -72,6 +72,8 @@ describe("summaries: gating, bad parameters, schools, documents", () => {
       expect(await codes("2022", "free")).toEqual(["history_gated"]);
       expect(await codes("latest", "free")).toEqual([]);
       expect(await codes("2022", "pro")).toEqual([]);
+      const { body } = await districtSummary(`${aggregates}&year=2022`, "free").expect(200);
+      expect(body.notices[0].message).toMatch(/^the summary reads school year 2022: on the free plan a district you do not follow/);
     });
 
     it("gives a free plan of a year beyond an unfollowed record's latest what the metric query gives it: nothing", async () => {
@@ -169,6 +171,18 @@ describe("summaries: gating, bad parameters, schools, documents", () => {
       const school = await t.get("/api/v1/schools/summary?aggregates=sum:total_revenue").expect(400);
       expect(school.body.message).toMatch(/"total_revenue" is not a school metric; GET \/metrics\?entity_type=school/);
     });
+  });
+
+  it("runs the list filters' checks in the same statement: another organization's list is not found, even with nothing to group", async () => {
+    const list = await insertList(t.db, t.orgs.enterprise, "district", [districts[0]]);
+    const mine = await insertList(t.db, t.orgs.pro, "district", [districts[0], districts[2]]);
+    const foreign = await districtSummary(`list_id=${list}&group_by=state`).expect(404);
+    expect(foreign.body).toMatchObject({ error: "not_found", message: `list_id: list ${list} not found` });
+    const own = await districtSummary(`list_id=${mine}&group_by=district_type&aggregates=max:total_enrollment`).expect(200);
+    expect(own.body.data).toEqual([
+      { group: { district_type: "Charter" }, count: 1, values: { "max:total_enrollment": 50 } },
+      { group: { district_type: "Regular" }, count: 1, values: { "max:total_enrollment": 110 } },
+    ]);
   });
 
   describe("schools", () => {

@@ -185,5 +185,5 @@ export async function aggregateRecords<F, O extends string>(
       count: Number(row.__count),
       values: Object.fromEntries(items.map((item, i) => [item.key, row[`__v${i}`] == null ? null : Number(row[`__v${i}`])])),
     }));
-  return { data, ...(compiled.historyGated ? { notices: [historyGatedNotice(kind, query)] } : {}) };
+  return { data, ...(compiled.historyGated ? { notices: [historyGatedNotice(kind, query, "the summary")] } : {}) };
 }
