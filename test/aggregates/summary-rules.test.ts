@@ -185,6 +185,15 @@ describe("summaries: gating, bad parameters, schools, documents", () => {
     ]);
   });
 
+  it("counts each stat:metric and the metric_query's filters in the query cost (docs/aggregates.md, Cost)", async () => {
+    const cost = async (query: string) => Number((await districtSummary(query).expect(200)).headers["x-query-cost"]);
+    const base = await cost("group_by=state");
+    expect(await cost("group_by=state&aggregates=sum:total_enrollment")).toBe(base + 10_000);
+    expect(await cost("group_by=state&aggregates=sum:total_enrollment,max:teachers_fte")).toBe(base + 20_000);
+    const filter = mq({ filters: [{ metric: "total_enrollment", op: "gt", value: 0 }] });
+    expect(await cost(`group_by=state&metric_query=${filter}`)).toBe(base + 10_000);
+  });
+
   describe("schools", () => {
     const schoolSummary = (query: string) => t.get(`/api/v1/schools/summary?search=Gatefix&${query}`);
 
