@@ -82,8 +82,9 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
         return sendJson(res, status, body);
       }
       if (spec.status === 204) return void res.writeHead(204).end(); // No Content: no body, no Content-Type
-      // A list page's notices (history_gated ...) sit beside data and pagination, only when there are any.
-      if (result.notices?.length && !spec.wrap && isPage(value)) value = { ...value, notices: result.notices };
+      // A list page's or summary's notices (history_gated ...) sit beside data (and pagination), only when there are any;
+      // the OpenAPI document declares them on every unwrapped body of an operation with $metricQuery.
+      if (result.notices?.length && !spec.wrap && hasData(value)) value = { ...value, notices: result.notices };
       sendJson(res, spec.status ?? 200, spec.wrap ? { data: value } : value, detail ? req : undefined);
     });
   }
@@ -123,8 +124,8 @@ function sendJson(res: Response, status: number, body: unknown, revalidate?: Req
   res.end(bytes);
 }
 
-const isPage = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && Array.isArray((value as { data?: unknown }).data) && "pagination" in value;
+const hasData = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && Array.isArray((value as { data?: unknown }).data);
 
 function send(res: Response, body: { statusCode: number }): void {
   res.status(body.statusCode).json(body);

@@ -10,6 +10,7 @@ import { organizationsFeature } from "../features/account/organizations/feature"
 import { projectsFeature } from "../features/account/projects/feature";
 import { unlocksFeature } from "../features/account/unlocks/feature";
 import { webhooksFeature } from "../features/account/webhooks/feature";
+import { aggregatesFeature } from "../features/catalogue/aggregates/feature";
 import { assessmentsFeature } from "../features/catalogue/assessments/feature";
 import { associationsFeature } from "../features/catalogue/associations/feature";
 import { childcareFeature } from "../features/catalogue/childcare/feature";
@@ -32,7 +33,8 @@ import { wholeDictionary } from "./dictionary";
 import { installFeatures, type Feature } from "./feature";
 
 export const FEATURES: readonly Feature[] = [
-  // the catalogue
+  // the catalogue; summaries first, so /districts/summary is routed before /districts/:id
+  aggregatesFeature,
   districtsFeature,
   schoolsFeature,
   statisticsFeature,

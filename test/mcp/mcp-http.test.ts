@@ -74,6 +74,7 @@ describe("MCP over streamable HTTP (/mcp)", () => {
       "request_brief",
       "search",
       "signals_feed",
+      "summarize",
       "unlock",
     ]);
     const search = tools.find((tool) => tool.name === "search")!;

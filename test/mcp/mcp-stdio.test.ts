@@ -117,6 +117,7 @@ describe("edmarket mcp (stdio)", () => {
         "request_brief",
         "search",
         "signals_feed",
+        "summarize",
         "unlock",
       ]);
 

@@ -397,13 +397,14 @@ export function gatedYears(query: MetricQuery): number[] {
 /**
  * Why a free organization's metric query may answer fewer rows or null values (issue 20 point 12): the
  * notice `history_gated`, added whenever a point went through the history gate (CompiledMetricQuery.historyGated).
+ * `reader`: what read the years, as the caller wrote it (a summary's `year`, too, reads through the same gate).
  */
-export function historyGatedNotice(entity: MetricEntity, query: MetricQuery): Notice {
+export function historyGatedNotice(entity: MetricEntity, query: MetricQuery, reader = "metric_query"): Notice {
   const years = gatedYears(query);
   return {
     code: "history_gated",
     message:
-      `metric_query reads school year${years.length > 1 ? "s" : ""} ${years.join(", ")}: on the free plan a ${entity} you do not ` +
+      `${reader} reads school year${years.length > 1 ? "s" : ""} ${years.join(", ")}: on the free plan a ${entity} you do not ` +
       `follow shows only each metric's latest year, so other years and changes read as null for it (filters on them match ` +
       `only is_null, sorts on them do not order). Follow the ${entity} (POST /follows) to see its whole history, or upgrade ` +
       `to a paid plan.`,
