@@ -24,8 +24,9 @@ export async function executeRoute(
   variables: Record<string, unknown>,
   req: Request,
   res: Response,
+  budget?: "fresh",
 ): Promise<RestResult> {
-  const result = await host.engine.executeRest(document, variables, () => host.contextFor(req, res));
+  const result = await host.engine.executeRest(document, variables, () => host.contextFor(req, res, budget));
   // The cost as /graphql reports it in extensions.cost (docs/http-conventions.md).
   if (result.cost !== undefined && !res.headersSent) {
     res.setHeader("X-Query-Cost", String(result.cost));

@@ -19,6 +19,7 @@ import type { RestAdapterHost } from "../src/graphql/execution";
 import { camel, snake } from "../src/graphql/naming";
 import { coerceParameters, coerceString, operationVariables, ParameterError } from "./coerce";
 import { executeRoute } from "./executor";
+import { exportPlan, MEDIA, negotiate, streamExport, type Format } from "./export";
 import { isDetailRead, type RouteSpec } from "./route";
 
 export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Router {
@@ -42,9 +43,25 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
       reserved.add(name); // a header's variable is not also a query or body parameter
     }
     const method = spec.method.toLowerCase() as "get" | "post" | "patch" | "put" | "delete";
+    // A list GET also answers CSV and NDJSON (docs/exports.md); every route answers JSON.
+    const exported =
+      spec.method === "GET" && spec.input === "query"
+        ? exportPlan(host.engine.schema, document, operation, spec.path, spec.select)
+        : undefined;
+    const formats: Format[] = exported ? ["json", "csv", "ndjson"] : ["json"];
 
     router[method](spec.path, async (req: Request, res: Response) => {
       res.locals.route = `${req.baseUrl}${spec.path}`; // the metrics' and access log's route label
+      if (exported) res.vary("Accept"); // the body's format depends on it
+      const format = negotiate(req.headers.accept, formats);
+      if (!format)
+        return send(
+          res,
+          httpError(
+            "NOT_ACCEPTABLE",
+            `this endpoint answers ${formats.map((f) => MEDIA[f]).join(", ")}; Accept asked for ${clip(req.headers.accept ?? "", 200)}`,
+          ),
+        );
       let vars: Record<string, unknown>;
       try {
         vars = {};
@@ -72,6 +89,7 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
         if (error instanceof ParameterError) return send(res, httpError("BAD_USER_INPUT", error.message));
         throw error;
       }
+      if (exported && format !== "json") return streamExport(host, document, exported, format, vars, req, res, (body) => send(res, body));
       const result = await executeRoute(host, document, vars, req, res);
       if (result.errors?.length) return send(res, fromGraphQLError(restNames(result.errors[0])));
       let value: unknown = result.data;

@@ -116,10 +116,15 @@ export async function createApp(deps: AppDeps): Promise<App> {
       next(error);
     }
   };
-  const contextFor = (req: Request, res: Response): Context => {
-    // One budget per HTTP request, however many operations it runs (an MCP batch's calls share it).
+  const contextFor = (req: Request, res: Response, fresh?: "fresh"): Context => {
+    // One budget per HTTP request, however many operations it runs (an MCP batch's calls share it); an export's
+    // later pages each replace it with one counting from now (RestAdapterHost.contextFor).
+    if (fresh && res.locals.budget) {
+      (res.locals.budget as ReturnType<typeof startRequestBudget>).release();
+      res.locals.budget = undefined;
+    }
     const budget = (res.locals.budget ??= startRequestBudget(db, env.REQUEST_TIMEOUT_MS, req, res, {
-      startedAt: res.locals.startedAt as number | undefined,
+      startedAt: fresh ? Date.now() : (res.locals.startedAt as number | undefined),
       cancel: (pid) => control.cancel(pid),
       onDeadline: (error) => answerAtDeadline(req, res, error),
     })) as ReturnType<typeof startRequestBudget>;
@@ -153,7 +158,19 @@ export async function createApp(deps: AppDeps): Promise<App> {
     mcpRouter({ engine: meteredEngine(engine, scheduler), contextFor }),
   );
   if (deps.rest) {
-    const rest = deps.rest({ engine: meteredEngine(engine, scheduler), contextFor });
+    const rest = deps.rest({
+      engine: meteredEngine(engine, scheduler),
+      contextFor,
+      exports: {
+        chunkRows: env.EXPORT_CHUNK_ROWS,
+        rowCaps: {
+          free: env.EXPORT_ROW_CAP_FREE,
+          pro: env.EXPORT_ROW_CAP_PRO,
+          enterprise: env.EXPORT_ROW_CAP_ENTERPRISE,
+          internal: env.EXPORT_ROW_CAP_INTERNAL,
+        },
+      },
+    });
     if (rest.open) app.use("/api/v1", rest.open);
     app.use("/api/v1", authenticate, limited, json, rest.router);
   }

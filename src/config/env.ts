@@ -45,6 +45,13 @@ const EnvSchema = z.object({
   GRAPHQL_COMPILED_CACHE_SIZE: z.coerce.number().int().min(1).default(500),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
   API_KEY_CACHE_SECONDS: z.coerce.number().min(0).default(5),
+  /** Rows per page an export reads (0: the list's own maximum page size); docs/exports.md. */
+  EXPORT_CHUNK_ROWS: z.coerce.number().int().min(0).default(0),
+  /** Rows one CSV / NDJSON export may stream, per plan (docs/exports.md). */
+  EXPORT_ROW_CAP_FREE: z.coerce.number().int().min(1).default(1_000),
+  EXPORT_ROW_CAP_PRO: z.coerce.number().int().min(1).default(50_000),
+  EXPORT_ROW_CAP_ENTERPRISE: z.coerce.number().int().min(1).default(500_000),
+  EXPORT_ROW_CAP_INTERNAL: z.coerce.number().int().min(1).default(500_000),
   /** Rate limits per plan: `unlimited` or `rate=N burst=N concurrency=N cost_rate=N cost_burst=N` over the plan's defaults (docs/limits.md). */
   RATE_LIMIT_FREE: ratePolicy(),
   RATE_LIMIT_PRO: ratePolicy(),

@@ -98,6 +98,8 @@ const STATUS: Record<string, [number, string]> = {
   NOT_FOUND: [404, "not_found"],
   // A known path with a method it does not serve (the response's Allow lists those it does).
   METHOD_NOT_ALLOWED: [405, "method_not_allowed"],
+  // An Accept header naming no format the endpoint produces (JSON everywhere; CSV and NDJSON on lists: docs/exports.md).
+  NOT_ACCEPTABLE: [406, "not_acceptable"],
   CONFLICT: [409, "conflict"],
   PAYLOAD_TOO_LARGE: [413, "payload_too_large"],
   RATE_LIMITED: [429, "rate_limited"],

@@ -23,6 +23,7 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import type { Request, Response, Router } from "express";
 import type { Context } from "./context";
+import type { Plan } from "../features/account/auth/viewer";
 import { restDocument, restSchema, serializeTimestamp, serializeUuid } from "./fields";
 import { AppError, clip } from "./errors";
 import { checkOperationCost, checkVariableText, operationCost } from "./limits";
@@ -239,7 +240,14 @@ export type RestAdmission =
 /** What the REST adapter gets: the engine and the per-request context of an authenticated request. */
 export interface RestAdapterHost {
   engine: ExecutionEngine;
-  contextFor(req: Request, res: Response): Context;
+  /**
+   * The request's context. `budget: "fresh"` (an export's later pages) ends the request's time budget and
+   * starts a new one from now: a page of an export gets a page's budget, the whole export none; the client
+   * closing the connection still aborts it.
+   */
+  contextFor(req: Request, res: Response, budget?: "fresh"): Context;
+  /** Exports (docs/exports.md): rows per page read (0: the list's maximum page size) and the row cap of each plan. */
+  exports?: { chunkRows: number; rowCaps: Record<Plan, number> };
 }
 
 /** The /api/v1 routers (rest-adapter/): `router` behind the API key, `open` before it (the OpenAPI document needs no key). */

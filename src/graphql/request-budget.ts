@@ -43,6 +43,8 @@ export interface RequestBudget {
   signal: AbortSignal;
   /** `db` as seen by this request: every statement checks the signal first and ends with it. */
   db: Db;
+  /** Stops the timer and listeners before the response ends (a budget replaced by the next one: an export's chunks). */
+  release(): void;
 }
 
 export interface BudgetOptions {
@@ -92,7 +94,13 @@ export function startRequestBudget(
     if (!controller.signal.aborted && Date.now() >= deadline) expire();
     return controller.signal.aborted;
   };
-  return { signal: controller.signal, db: boundedDb(db, controller.signal, budgetMs, spent, options.cancel) };
+  const release = () => {
+    clearTimeout(timer);
+    clearTimeout(grace);
+    res.off("close", onClose);
+    req.off("aborted", onClose);
+  };
+  return { signal: controller.signal, db: boundedDb(db, controller.signal, budgetMs, spent, options.cancel), release };
 }
 
 /**
