@@ -225,6 +225,9 @@ export async function streamExport(
     sent += records.length;
     // The list ended early (records removed since the count), the count is reached, or nobody reads any more.
     if (sent >= rows || page.data.length === 0 || res.destroyed) break;
+    // A turn of the event loop: the embedded database answers through microtasks, and a closed socket is only seen here.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (res.destroyed) break;
     const next = await read(from + sent, Math.min(chunk, rows - sent), true);
     if (next.error || !next.page) {
       if (!res.destroyed && next.error?.statusCode !== 499)
