@@ -171,3 +171,34 @@ describe("exports: CSV and NDJSON of list endpoints", () => {
     expect(JSON.parse(String(nd.body).trim()).name).toBe('=HYPERLINK("http://evil.example","x")');
   });
 });
+
+describe("exports: every paged list GET of the route table", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it("answers CSV (a header row from the operation's selection) and NDJSON; other routes are JSON only", async () => {
+    const { routes } = await import("../../rest-adapter/routes");
+    const { exportPlan } = await import("../../rest-adapter/export");
+    const { getOperationAST } = await import("graphql");
+    const listed = routes.filter(
+      (r) => r.method === "GET" && r.input === "query" && exportPlan(t.engine.schema, r.document, getOperationAST(r.document)!, r.path, r.select),
+    );
+    const paths = listed.map((r) => r.path);
+    expect(paths).toEqual(expect.arrayContaining(["/districts", "/schools", "/contacts", "/operators", "/head-start-programs", "/childcare-centers", "/associations"]));
+    for (const route of listed.filter((r) => r.path.includes(":"))) {
+      // A parent that does not exist: the error comes before the first byte, as the generic JSON body.
+      const res = await t.get(`/api/v1${route.path.replace(/:\w+/g, "00000000-0000-4000-8000-000000000000")}`, "enterprise").set("Accept", "text/csv");
+      expect([route.path, res.status, res.headers["content-type"], res.body.statusCode]).toEqual([route.path, 404, "application/json; charset=utf-8", 404]);
+    }
+    for (const route of listed.filter((r) => !r.path.includes(":"))) {
+      const csv = await t.get(`/api/v1${route.path}`, "enterprise").set("Accept", "text/csv");
+      expect([route.path, csv.status, csv.headers["content-type"]]).toEqual([route.path, 200, "text/csv; charset=utf-8"]);
+      expect(text(csv).split("\r\n")[0]).toMatch(/^id,/);
+      const nd = await t.get(`/api/v1${route.path}`, "enterprise").set("Accept", "application/x-ndjson");
+      expect([route.path, nd.status]).toEqual([route.path, 200]);
+    }
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * An export whose client goes away stops paging: pages of one row here, so a complete export is one statement
+ * per row, and a client closing after the first bytes leaves most of them unsent.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createTestApp, type TestApp } from "../support/app";
+import { insertDistrict } from "../support/factories";
+
+const ROWS = 60;
+
+describe("exports: client disconnect", () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ EXPORT_CHUNK_ROWS: "1" });
+    for (let i = 0; i < ROWS; i += 1) await insertDistrict(t.db, { state: "WY", name: `Wyoming ${i}` });
+  });
+  afterAll(() => t?.close());
+
+  /** Statements sent from the request until the server side is quiet (nothing new for 300 ms). */
+  async function statementsOf(read: (res: http.IncomingMessage, req: http.ClientRequest) => void): Promise<number> {
+    const before = t.db.stats.statements;
+    const { port } = t.server.address() as AddressInfo;
+    await new Promise<void>((resolve) => {
+      const req = http.get(
+        { host: "127.0.0.1", port, path: "/api/v1/districts?state=WY", headers: { Accept: "text/csv", Authorization: `Bearer ${t.keys.pro}` } },
+        (res) => {
+          read(res, req);
+          res.on("close", resolve);
+        },
+      );
+      req.on("error", () => resolve());
+    });
+    let seen = -1;
+    while (seen !== t.db.stats.statements) {
+      seen = t.db.stats.statements;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    return t.db.stats.statements - before;
+  }
+
+  it("a complete export reads every page; one whose client closes after the first bytes stops paging", async () => {
+    let lines = 0;
+    const complete = await statementsOf((res) => res.on("data", (c: Buffer) => (lines += c.toString().split("\r\n").length - 1)));
+    expect(lines).toBe(1 + ROWS);
+    // API key + one statement per one-row page.
+    expect(complete).toBe(1 + ROWS);
+    const aborted = await statementsOf((res, req) => res.once("data", () => req.destroy()));
+    expect(aborted).toBeLessThan(ROWS / 2);
+  });
+});
