@@ -24,7 +24,12 @@ describe("exports: client disconnect", () => {
     const { port } = t.server.address() as AddressInfo;
     await new Promise<void>((resolve) => {
       const req = http.get(
-        { host: "127.0.0.1", port, path: "/api/v1/districts?state=WY", headers: { Accept: "text/csv", Authorization: `Bearer ${t.keys.pro}` } },
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/api/v1/districts?state=WY",
+          headers: { Accept: "text/csv", Authorization: `Bearer ${t.keys.pro}` },
+        },
         (res) => {
           read(res, req);
           res.on("close", resolve);

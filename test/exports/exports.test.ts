@@ -17,15 +17,15 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i += 1) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), (i += 1);
+      if (ch === '"' && text[i + 1] === '"') ((cell += '"'), (i += 1));
       else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ",") row.push(cell), (cell = "");
+    else if (ch === ",") (row.push(cell), (cell = ""));
     else if (ch === "\r" && text[i + 1] === "\n") {
       row.push(cell);
       rows.push(row);
-      (row = []), (cell = ""), (i += 1);
+      ((row = []), (cell = ""), (i += 1));
     } else cell += ch;
   }
   if (cell || row.length) throw new Error("the CSV does not end with CRLF");
@@ -94,11 +94,15 @@ describe("exports: CSV and NDJSON of list endpoints", () => {
   it("NDJSON: one record per line, each exactly the JSON list's record", async () => {
     const query = "state=TX&order_by=name";
     const expected = await jsonPages(query);
-    const res = await t.get(`/api/v1/districts?${query}`, "pro").set("Accept", "application/x-ndjson").buffer(true).parse((r, cb) => {
-      let body = "";
-      r.on("data", (c: Buffer) => (body += c.toString()));
-      r.on("end", () => cb(null, body));
-    });
+    const res = await t
+      .get(`/api/v1/districts?${query}`, "pro")
+      .set("Accept", "application/x-ndjson")
+      .buffer(true)
+      .parse((r, cb) => {
+        let body = "";
+        r.on("data", (c: Buffer) => (body += c.toString()));
+        r.on("end", () => cb(null, body));
+      });
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("application/x-ndjson; charset=utf-8");
     const lines = String(res.body).split("\n");
@@ -108,7 +112,9 @@ describe("exports: CSV and NDJSON of list endpoints", () => {
 
   it("gated fields are empty for a locked record and present once unlocked", async () => {
     const csv = async () => {
-      const [header, ...rows] = parseCsv(text(await t.get("/api/v1/districts?state=TX&order_by=name", "pro").set("Accept", "text/csv").expect(200)));
+      const [header, ...rows] = parseCsv(
+        text(await t.get("/api/v1/districts?state=TX&order_by=name", "pro").set("Accept", "text/csv").expect(200)),
+      );
       const row = rows.find((r) => r[header.indexOf("id")] === texas[0])!;
       return { summary: row[header.indexOf("ai_summary")], unlocked: row[header.indexOf("_access.is_unlocked")] };
     };
@@ -131,7 +137,12 @@ describe("exports: CSV and NDJSON of list endpoints", () => {
   it("the plan's row cap truncates, and the headers say so before the first byte", async () => {
     const res = await t.get("/api/v1/districts?state=TX", "free").set("Accept", "text/csv").expect(200);
     expect(parseCsv(text(res))).toHaveLength(1 + 5);
-    expect(res.headers).toMatchObject({ "x-export-rows": "5", "x-export-total": "11", "x-export-row-cap": "5", "x-export-truncated": "true" });
+    expect(res.headers).toMatchObject({
+      "x-export-rows": "5",
+      "x-export-total": "11",
+      "x-export-row-cap": "5",
+      "x-export-truncated": "true",
+    });
     // A `limit` below the cap is the caller's own choice, not a truncation.
     const own = await t.get("/api/v1/districts?state=TX&limit=3", "pro").set("Accept", "text/csv").expect(200);
     expect(parseCsv(text(own))).toHaveLength(1 + 3);
@@ -151,7 +162,11 @@ describe("exports: CSV and NDJSON of list endpoints", () => {
       const res = await t.get("/api/v1/districts?state=TX&limit=1", "pro").set("Accept", accept).expect(200);
       expect(res.body.pagination.total).toBe(11);
     }
-    expect((await t.get("/api/v1/districts?state=TX&limit=1", "pro").set("Accept", "text/csv;q=0.5, */*;q=0.1").expect(200)).headers["content-type"]).toMatch(/^text\/csv/);
+    expect(
+      (await t.get("/api/v1/districts?state=TX&limit=1", "pro").set("Accept", "text/csv;q=0.5, */*;q=0.1").expect(200)).headers[
+        "content-type"
+      ],
+    ).toMatch(/^text\/csv/);
     const refused = await t.get("/api/v1/districts", "pro").set("Accept", "application/xml").expect(406);
     expect(refused.body).toMatchObject({ error: "not_acceptable", statusCode: 406 });
     expect(refused.body.message).toContain("text/csv");
@@ -163,11 +178,15 @@ describe("exports: CSV and NDJSON of list endpoints", () => {
     const [header, row] = parseCsv(text(await t.get("/api/v1/districts?state=OK", "pro").set("Accept", "text/csv").expect(200)));
     expect(row[header.indexOf("id")]).toBe(injected);
     expect(row[header.indexOf("name")]).toBe(`'=HYPERLINK("http://evil.example","x")`);
-    const nd = await t.get("/api/v1/districts?state=OK", "pro").set("Accept", "application/x-ndjson").buffer(true).parse((r, cb) => {
-      let body = "";
-      r.on("data", (c: Buffer) => (body += c.toString()));
-      r.on("end", () => cb(null, body));
-    });
+    const nd = await t
+      .get("/api/v1/districts?state=OK", "pro")
+      .set("Accept", "application/x-ndjson")
+      .buffer(true)
+      .parse((r, cb) => {
+        let body = "";
+        r.on("data", (c: Buffer) => (body += c.toString()));
+        r.on("end", () => cb(null, body));
+      });
     expect(JSON.parse(String(nd.body).trim()).name).toBe('=HYPERLINK("http://evil.example","x")');
   });
 });
@@ -184,14 +203,34 @@ describe("exports: every paged list GET of the route table", () => {
     const { exportPlan } = await import("../../rest-adapter/export");
     const { getOperationAST } = await import("graphql");
     const listed = routes.filter(
-      (r) => r.method === "GET" && r.input === "query" && exportPlan(t.engine.schema, r.document, getOperationAST(r.document)!, r.path, r.select),
+      (r) =>
+        r.method === "GET" &&
+        r.input === "query" &&
+        exportPlan(t.engine.schema, r.document, getOperationAST(r.document)!, r.path, r.select),
     );
     const paths = listed.map((r) => r.path);
-    expect(paths).toEqual(expect.arrayContaining(["/districts", "/schools", "/contacts", "/operators", "/head-start-programs", "/childcare-centers", "/associations"]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "/districts",
+        "/schools",
+        "/contacts",
+        "/operators",
+        "/head-start-programs",
+        "/childcare-centers",
+        "/associations",
+      ]),
+    );
     for (const route of listed.filter((r) => r.path.includes(":"))) {
       // A parent that does not exist: the error comes before the first byte, as the generic JSON body.
-      const res = await t.get(`/api/v1${route.path.replace(/:\w+/g, "00000000-0000-4000-8000-000000000000")}`, "enterprise").set("Accept", "text/csv");
-      expect([route.path, res.status, res.headers["content-type"], res.body.statusCode]).toEqual([route.path, 404, "application/json; charset=utf-8", 404]);
+      const res = await t
+        .get(`/api/v1${route.path.replace(/:\w+/g, "00000000-0000-4000-8000-000000000000")}`, "enterprise")
+        .set("Accept", "text/csv");
+      expect([route.path, res.status, res.headers["content-type"], res.body.statusCode]).toEqual([
+        route.path,
+        404,
+        "application/json; charset=utf-8",
+        404,
+      ]);
     }
     for (const route of listed.filter((r) => !r.path.includes(":"))) {
       const csv = await t.get(`/api/v1${route.path}`, "enterprise").set("Accept", "text/csv");
