@@ -17,15 +17,21 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i += 1) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') ((cell += '"'), (i += 1));
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ",") (row.push(cell), (cell = ""));
-    else if (ch === "\r" && text[i + 1] === "\n") {
+    else if (ch === ",") {
+      row.push(cell);
+      cell = "";
+    } else if (ch === "\r" && text[i + 1] === "\n") {
       row.push(cell);
       rows.push(row);
-      ((row = []), (cell = ""), (i += 1));
+      row = [];
+      cell = "";
+      i += 1;
     } else cell += ch;
   }
   if (cell || row.length) throw new Error("the CSV does not end with CRLF");
