@@ -38,6 +38,7 @@ import { ERROR_BODY_EXTRAS, errorStatuses, type ErrorCode } from "../src/graphql
 import { JsonSchemas, nullable, scalarSchema, withDescription } from "../src/graphql/json-schema";
 import { camel, snake } from "../src/graphql/naming";
 import { operationVariables, type VariableSpec } from "./coerce";
+import { exportPlan } from "./export";
 import { isDetailRead, type BodyDoc, type RouteSpec } from "./route";
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it) or any other object of the document. */
@@ -73,7 +74,14 @@ const HEADERS: Record<string, Json> = {
   "X-Query-Cost-Limit": { description: HTTP.Headers["X-Query-Cost-Limit"], schema: { type: "integer" } },
   "WWW-Authenticate": { description: HTTP.Headers["WWW-Authenticate"], schema: { type: "string" } },
   ETag: { description: HTTP.Headers.ETag, schema: { type: "string" } },
+  "Content-Disposition": { description: HTTP.Headers["Content-Disposition"], schema: { type: "string" } },
+  "X-Export-Rows": { description: HTTP.Headers["X-Export-Rows"], schema: { type: "integer" } },
+  "X-Export-Total": { description: HTTP.Headers["X-Export-Total"], schema: { type: "integer" } },
+  "X-Export-Row-Cap": { description: HTTP.Headers["X-Export-Row-Cap"], schema: { type: "integer" } },
+  "X-Export-Truncated": { description: HTTP.Headers["X-Export-Truncated"], schema: { type: "boolean" } },
 };
+/** The headers of an export's response (docs/exports.md). */
+const EXPORT_HEADERS = ["Content-Disposition", "X-Export-Rows", "X-Export-Total", "X-Export-Row-Cap", "X-Export-Truncated"];
 const header = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
 
 export function openApiDocument(routes: RouteSpec[], schema: GraphQLSchema, options: OpenApiOptions): OpenApiDocument {
@@ -208,6 +216,8 @@ class Builder {
     }
 
     const selected = this.select(root, operation.selectionSet, fragments, spec.select, `${spec.method} ${spec.path}`);
+    const exported =
+      spec.method === "GET" && spec.input === "query" && !!exportPlan(this.schema, spec.document, operation, spec.path, spec.select);
     const responses: Record<string, Json> = {};
     if (spec.respond) {
       if (!spec.responses) throw new Error(`${spec.method} ${spec.path}: a route with respond() documents its responses`);
@@ -229,6 +239,13 @@ class Builder {
           "application/json": {
             schema: spec.wrap ? wrapped(body) : body,
           },
+          // A paged list GET also streams every matching record as CSV or NDJSON (rest-adapter/export.ts).
+          ...(exported
+            ? {
+                "text/csv": { schema: { type: "string", description: HTTP.Document.csv } },
+                "application/x-ndjson": { schema: { type: "string", description: HTTP.Document.ndjson } },
+              }
+            : {}),
         },
       };
     }
@@ -238,12 +255,17 @@ class Builder {
       "X-Query-Cost-Limit": header("X-Query-Cost-Limit"),
     };
     for (const response of Object.values(responses)) response.headers = { ...ran, ...(detail ? { ETag: header("ETag") } : {}) };
+    if (exported) {
+      const ok = responses[String(spec.status ?? 200)] as { headers: Record<string, Json> };
+      for (const name of EXPORT_HEADERS) ok.headers[name] = header(name);
+    }
     if (detail)
       responses["304"] = { description: "Not Modified: If-None-Match named the current ETag.", headers: { ETag: header("ETag") } };
     const codes = [
       ...COMMON_ERRORS,
       ...(spec.input === "json-body" || spec.input === "string-body" ? ["PAYLOAD_TOO_LARGE" as const] : []),
       ...(spec.errors ?? []),
+      ...(exported ? ["NOT_ACCEPTABLE" as const] : []),
     ];
     for (const code of codes) this.errorCodesUsed.add(code);
     const statuses = new Set(codes.map((code) => errorStatuses().find((s) => s.code === code)!.statusCode));

@@ -17,6 +17,7 @@ export type ErrorCode =
   | "PARENT_ENTITY_LOCKED"
   | "FOLLOW_LIMIT"
   | "NOT_FOUND"
+  | "NOT_ACCEPTABLE"
   | "CONFLICT"
   | "PAYLOAD_TOO_LARGE"
   | "RATE_LIMITED"

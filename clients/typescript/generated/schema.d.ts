@@ -3500,6 +3500,27 @@ export interface components {
                 };
             };
         };
+        /** @description not_acceptable (NOT_ACCEPTABLE) */
+        Error406: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /**
+                     * @description The error's kind at status 406.
+                     * @enum {unknown}
+                     */
+                    error?: "not_acceptable";
+                    /**
+                     * @description Always 406.
+                     * @constant
+                     */
+                    statusCode?: 406;
+                };
+            };
+        };
         /** @description conflict (CONFLICT) */
         Error409: {
             headers: {
@@ -3577,6 +3598,16 @@ export interface components {
         "WWW-Authenticate": string;
         /** @description A weak validator of this caller's body; send it back as If-None-Match to get a 304. */
         ETag: string;
+        /** @description An export is an attachment: its file name is the resource and the date. */
+        "Content-Disposition": string;
+        /** @description Rows this export streams: the matching records from offset, at most limit and the plan's cap. */
+        "X-Export-Rows": number;
+        /** @description Matching records from offset. */
+        "X-Export-Total": number;
+        /** @description The most rows one export of this plan streams. */
+        "X-Export-Row-Cap": number;
+        /** @description true when the plan's row cap cut the export short. */
+        "X-Export-Truncated": boolean;
     };
     pathItems: never;
 }
@@ -3616,6 +3647,11 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
+                    "X-Export-Total": components["headers"]["X-Export-Total"];
+                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
+                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3643,11 +3679,14 @@ export interface operations {
                             has_more: boolean;
                         };
                     };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
         };
     };
@@ -4255,6 +4294,11 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
+                    "X-Export-Total": components["headers"]["X-Export-Total"];
+                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
+                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4282,11 +4326,14 @@ export interface operations {
                             has_more: boolean;
                         };
                     };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
         };
     };
@@ -4603,6 +4650,11 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
+                    "X-Export-Total": components["headers"]["X-Export-Total"];
+                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
+                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4655,11 +4707,14 @@ export interface operations {
                             unlock_all_cost: number;
                         };
                     };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
         };
     };
@@ -5143,6 +5198,11 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
+                    "X-Export-Total": components["headers"]["X-Export-Total"];
+                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
+                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5172,11 +5232,14 @@ export interface operations {
                         /** @description Present only when there is something to say: a metric query of the free plan that reads years history gating withholds (code history_gated). */
                         notices?: components["schemas"]["Notice"][];
                     };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
         };
     };
@@ -5619,6 +5682,11 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
+                    "X-Export-Total": components["headers"]["X-Export-Total"];
+                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
+                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5646,11 +5714,14 @@ export interface operations {
                             has_more: boolean;
                         };
                     };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
         };
     };
@@ -6040,6 +6111,11 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
+                    "X-Export-Total": components["headers"]["X-Export-Total"];
+                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
+                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6049,11 +6125,14 @@ export interface operations {
                         /** @description Total over the whole result set, and the page's limit and offset. */
                         pagination: components["schemas"]["FeedPaging"];
                     };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
         };
     };
@@ -6158,6 +6237,11 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
+                    "X-Export-Total": components["headers"]["X-Export-Total"];
+                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
+                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6185,11 +6269,14 @@ export interface operations {
                             has_more: boolean;
                         };
                     };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
         };
     };
@@ -6386,6 +6473,11 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
+                    "X-Export-Total": components["headers"]["X-Export-Total"];
+                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
+                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6413,11 +6505,14 @@ export interface operations {
                             has_more: boolean;
                         };
                     };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
         };
     };
@@ -6791,6 +6886,11 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
+                    "X-Export-Total": components["headers"]["X-Export-Total"];
+                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
+                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6818,11 +6918,14 @@ export interface operations {
                             has_more: boolean;
                         };
                     };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
         };
     };
@@ -6993,6 +7096,11 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
+                    "X-Export-Total": components["headers"]["X-Export-Total"];
+                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
+                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7022,11 +7130,14 @@ export interface operations {
                         /** @description Present only when there is something to say: a metric query of the free plan that reads years history gating withholds (code history_gated). */
                         notices?: components["schemas"]["Notice"][];
                     };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
         };
     };
@@ -7400,6 +7511,11 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
+                    "X-Export-Total": components["headers"]["X-Export-Total"];
+                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
+                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7409,12 +7525,15 @@ export interface operations {
                         /** @description Total over the whole result set, and the page's limit and offset. */
                         pagination: components["schemas"]["FeedPaging"];
                     };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
         };
     };

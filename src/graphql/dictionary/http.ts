@@ -26,6 +26,8 @@ export const HTTP_DICTIONARY = {
     postQuery: "The query parameters of `GET {path}` as a JSON object of strings (for filters too long for a URL).",
     commaSeparated: "Comma-separated.",
     data: "The record (or records) asked for.",
+    csv: "Every matching record (not one page) as CSV with a header row, nested values as dotted columns (docs/exports.md); sent for Accept: text/csv.",
+    ndjson: "Every matching record (not one page), one JSON record per line (docs/exports.md); sent for Accept: application/x-ndjson.",
   },
   Headers: {
     "X-Request-Id": "The request's id (the caller's X-Request-Id when valid), also in the logs.",
@@ -33,6 +35,11 @@ export const HTTP_DICTIONARY = {
     "X-Query-Cost-Limit": "The highest cost a request may have.",
     "WWW-Authenticate": 'The Bearer challenge (error="invalid_token" when a key was refused).',
     ETag: "A weak validator of this caller's body; send it back as If-None-Match to get a 304.",
+    "Content-Disposition": "An export is an attachment: its file name is the resource and the date.",
+    "X-Export-Rows": "Rows this export streams: the matching records from offset, at most limit and the plan's cap.",
+    "X-Export-Total": "Matching records from offset.",
+    "X-Export-Row-Cap": "The most rows one export of this plan streams.",
+    "X-Export-Truncated": "true when the plan's row cap cut the export short.",
     "If-None-Match": "An ETag this endpoint answered before: 304 with no body while the record reads the same.",
   },
   ErrorBody: {
