@@ -239,13 +239,6 @@ class Builder {
           "application/json": {
             schema: spec.wrap ? wrapped(body) : body,
           },
-          // A paged list GET also streams every matching record as CSV or NDJSON (rest-adapter/export.ts).
-          ...(exported
-            ? {
-                "text/csv": { schema: { type: "string", description: HTTP.Document.csv } },
-                "application/x-ndjson": { schema: { type: "string", description: HTTP.Document.ndjson } },
-              }
-            : {}),
         },
       };
     }
@@ -256,8 +249,14 @@ class Builder {
     };
     for (const response of Object.values(responses)) response.headers = { ...ran, ...(detail ? { ETag: header("ETag") } : {}) };
     if (exported) {
-      const ok = responses[String(spec.status ?? 200)] as { headers: Record<string, Json> };
-      for (const name of EXPORT_HEADERS) ok.headers[name] = header(name);
+      // The formats are declared beside the JSON body, not as other contents of the 200: the typed client would
+      // otherwise type every list body as JSON | string.
+      const ok = responses[String(spec.status ?? 200)];
+      ok["x-export"] = {
+        "text/csv": HTTP.Document.csv,
+        "application/x-ndjson": HTTP.Document.ndjson,
+        headers: Object.fromEntries(EXPORT_HEADERS.map((name) => [name, header(name)])),
+      };
     }
     if (detail)
       responses["304"] = { description: "Not Modified: If-None-Match named the current ETag.", headers: { ETag: header("ETag") } };

@@ -3647,11 +3647,6 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
-                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
-                    "X-Export-Total": components["headers"]["X-Export-Total"];
-                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
-                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3679,8 +3674,6 @@ export interface operations {
                             has_more: boolean;
                         };
                     };
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -4294,11 +4287,6 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
-                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
-                    "X-Export-Total": components["headers"]["X-Export-Total"];
-                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
-                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4326,8 +4314,6 @@ export interface operations {
                             has_more: boolean;
                         };
                     };
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -4650,11 +4636,6 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
-                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
-                    "X-Export-Total": components["headers"]["X-Export-Total"];
-                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
-                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4707,8 +4688,6 @@ export interface operations {
                             unlock_all_cost: number;
                         };
                     };
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -5198,11 +5177,6 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
-                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
-                    "X-Export-Total": components["headers"]["X-Export-Total"];
-                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
-                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5232,8 +5206,6 @@ export interface operations {
                         /** @description Present only when there is something to say: a metric query of the free plan that reads years history gating withholds (code history_gated). */
                         notices?: components["schemas"]["Notice"][];
                     };
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -5682,11 +5654,6 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
-                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
-                    "X-Export-Total": components["headers"]["X-Export-Total"];
-                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
-                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5714,8 +5681,6 @@ export interface operations {
                             has_more: boolean;
                         };
                     };
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -6111,11 +6076,6 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
-                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
-                    "X-Export-Total": components["headers"]["X-Export-Total"];
-                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
-                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6125,8 +6085,6 @@ export interface operations {
                         /** @description Total over the whole result set, and the page's limit and offset. */
                         pagination: components["schemas"]["FeedPaging"];
                     };
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -6237,11 +6195,6 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
-                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
-                    "X-Export-Total": components["headers"]["X-Export-Total"];
-                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
-                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6269,8 +6222,6 @@ export interface operations {
                             has_more: boolean;
                         };
                     };
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -6473,11 +6424,6 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
-                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
-                    "X-Export-Total": components["headers"]["X-Export-Total"];
-                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
-                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6505,8 +6451,6 @@ export interface operations {
                             has_more: boolean;
                         };
                     };
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -6886,11 +6830,6 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
-                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
-                    "X-Export-Total": components["headers"]["X-Export-Total"];
-                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
-                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6918,8 +6857,6 @@ export interface operations {
                             has_more: boolean;
                         };
                     };
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -7096,11 +7033,6 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
-                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
-                    "X-Export-Total": components["headers"]["X-Export-Total"];
-                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
-                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7130,8 +7062,6 @@ export interface operations {
                         /** @description Present only when there is something to say: a metric query of the free plan that reads years history gating withholds (code history_gated). */
                         notices?: components["schemas"]["Notice"][];
                     };
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -7511,11 +7441,6 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Query-Cost": components["headers"]["X-Query-Cost"];
                     "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
-                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
-                    "X-Export-Total": components["headers"]["X-Export-Total"];
-                    "X-Export-Row-Cap": components["headers"]["X-Export-Row-Cap"];
-                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7525,8 +7450,6 @@ export interface operations {
                         /** @description Total over the whole result set, and the page's limit and offset. */
                         pagination: components["schemas"]["FeedPaging"];
                     };
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];
