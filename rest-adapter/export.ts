@@ -21,7 +21,6 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
-import type { Plan } from "../src/features/account/auth/viewer";
 import { fromGraphQLError, httpError, type ErrorBody } from "../src/graphql/errors";
 import type { RestAdapterHost } from "../src/graphql/execution";
 import { snake } from "../src/graphql/naming";
@@ -29,6 +28,8 @@ import { logger } from "../src/logger";
 import { executeRoute } from "./executor";
 
 export type Format = "json" | "csv" | "ndjson";
+
+type Plan = keyof NonNullable<RestAdapterHost["exports"]>["rowCaps"];
 
 export const MEDIA: Record<Format, string> = { json: "application/json", csv: "text/csv", ndjson: "application/x-ndjson" };
 
