@@ -8,8 +8,8 @@ import type { AddressInfo } from "node:net";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict } from "../support/factories";
 
-const ROWS = 60;
-const BUDGET_MS = 400;
+const ROWS = 150;
+const BUDGET_MS = 300;
 
 describe("exports: client disconnect", () => {
   let t: TestApp;
