@@ -51,6 +51,15 @@ describe("isolation of every private resource (issue 26)", () => {
   let aMcp: Client;
   let article: string;
   let unlockedDistrict: string;
+  /** A district only A unlocked (its bid is filed by A), one A and "another enterprise organization" unlocked. */
+  let filingDistrict: string;
+  let sharedDistrict: string;
+  let sharedBid: string;
+  let otherEnterpriseOrg: string;
+  /** Unlocked by A only, and its never-unlocked twin (same columns): B must see both alike. */
+  let lockedTwin: string;
+  let secretContact: string;
+  let twinContact: string;
   let contact: string;
 
   const mcpUrl = () => url;
@@ -242,6 +251,25 @@ describe("isolation of every private resource (issue 26)", () => {
       readBack: async () => (await rest(aKey(), "get", "/org/email-templates").expect(200)).body,
     },
     {
+      name: "bid filings",
+      id: () => a.bid,
+      lists: [
+        { rest: { method: "get", path: () => `/districts/${filingDistrict}` } },
+        { graphql: { query: `query($d: UUID!) { district(id: $d) { bids { id filing { action } } } }`, variables: () => ({ d: filingDistrict }) } },
+      ],
+      byId: [
+        { rest: { method: "put", path: (id) => `/bids/${id}/filing`, body: () => ({ action: "not_useful", reason_code: "other" }) } },
+        {
+          graphql: {
+            query: `mutation($id: UUID!) { fileBid(bidId: $id, input: { action: set_aside }) { action } }`,
+            variables: (id) => ({ id }),
+          },
+        },
+        { mcp: { tool: "file_bid", args: (id) => ({ bid_id: id, action: "set_aside" }) } },
+      ],
+      readBack: async () => (await rest(aKey(), "get", `/districts/${filingDistrict}`).expect(200)).body.data.bids,
+    },
+    {
       name: "news scope (A's follows and unlocks)",
       id: () => article,
       lists: [
@@ -259,10 +287,12 @@ describe("isolation of every private resource (issue 26)", () => {
   ];
 
   beforeAll(async () => {
-    t = await createTestApp({}, { jobs: "send" });
+    // The internal plan's tight limit is for the rate-limit counters' test; no other test uses an internal key.
+    t = await createTestApp({ RATE_LIMIT_INTERNAL: "rate=0.001 burst=5 concurrency=50", RATE_LIMIT_HOLD_MS: "0" }, { jobs: "send" });
     url = new URL(`http://127.0.0.1:${(t.server.address() as { port: number }).port}/mcp`);
-    const { organizationId } = await createOrganization(t.db, { name: "Other enterprise", plan: "enterprise", credits: 100, entitlements: ["signals"] });
-    others["another enterprise organization"] = { key: (await createApiKey(t.db, organizationId)).apiKey };
+    otherEnterpriseOrg = (await createOrganization(t.db, { name: "Other enterprise", plan: "enterprise", credits: 100, entitlements: ["signals"] }))
+      .organizationId;
+    others["another enterprise organization"] = { key: (await createApiKey(t.db, otherEnterpriseOrg)).apiKey };
     others["the pro plan's organization"] = { key: t.keys.pro };
     others["the free plan's organization"] = { key: t.keys.free };
     for (const other of Object.values(others)) other.mcp = await connect(other.key);
@@ -270,7 +300,10 @@ describe("isolation of every private resource (issue 26)", () => {
 
     a.district = await insertDistrict(t.db, { name: "Isolation District", state: "NE", status: "completed" });
     a.listItem = await insertDistrict(t.db, { name: "Isolation Listed District", state: "NE", status: "completed" });
-    unlockedDistrict = await insertDistrict(t.db, { name: "Isolation Unlocked District", state: "NE", status: "completed" });
+    unlockedDistrict = await insertDistrict(t.db, { name: "Isolation Unlocked District", state: "NE", status: "completed", ai_summary: "A's secret" });
+    lockedTwin = await insertDistrict(t.db, { name: "Isolation Twin District", state: "NE", status: "completed", ai_summary: "A's secret" });
+    filingDistrict = await insertDistrict(t.db, { name: "Isolation Filing District", state: "KS", status: "completed" });
+    sharedDistrict = await insertDistrict(t.db, { name: "Isolation Shared District", state: "KS", status: "completed" });
     contact = await insert(t.db, "contacts", {
       data_source: "test",
       source: "test",
@@ -282,9 +315,22 @@ describe("isolation of every private resource (issue 26)", () => {
     });
     // Every B may write to the contact (the unlocked contact rule), so only the template decides.
     for (const key of Object.values(t.orgs)) await insertUnlock(t.db, key, "contact", contact);
-    const [otherOrg] = await t.db.query<{ id: string }>(`SELECT id::text FROM organizations WHERE name = 'Other enterprise'`);
-    await insertUnlock(t.db, otherOrg.id, "contact", contact);
+    await insertUnlock(t.db, otherEnterpriseOrg, "contact", contact);
 
+    const person = (name: string, district: string) =>
+      insert(t.db, "contacts", { data_source: "test", source: "test", state: "NE", name, title: "Principal", email: `${name.split(" ")[0].toLowerCase()}@a.example`, district_id: district, is_district_contact: true });
+    secretContact = await person("Sky Secret", unlockedDistrict);
+    twinContact = await person("Tal Twin", lockedTwin);
+    await insertUnlock(t.db, t.orgs.enterprise, "contact", secretContact);
+    for (const [owner, org] of [
+      [filingDistrict, [t.orgs.enterprise]],
+      [sharedDistrict, [t.orgs.enterprise, otherEnterpriseOrg]],
+    ] as const)
+      for (const id of org) await insertUnlock(t.db, id, "district", owner);
+    a.bid = (await insertIntelligence(t.db, { district_id: filingDistrict }, "f")).openBidId;
+    sharedBid = (await insertIntelligence(t.db, { district_id: sharedDistrict }, "s")).openBidId;
+    await t.http.put(`/api/v1/bids/${a.bid}/filing`).set("Authorization", `Bearer ${aKey()}`).send({ action: "save" }).expect(200);
+    await t.http.put(`/api/v1/bids/${sharedBid}/filing`).set("Authorization", `Bearer ${aKey()}`).send({ action: "save" }).expect(200);
     const post = (path: string, body: unknown) => rest(aKey(), "post", path, body);
     a.project = (await post("/projects", { name: "A's secret project" }).expect(201)).body.data.id;
     a.follow = (await post("/follows", { project_id: a.project, entity_type: "district", entity_id: a.district }).expect(201)).body.data.id;
@@ -355,8 +401,102 @@ describe("isolation of every private resource (issue 26)", () => {
     });
   });
 
+  describe.each(OTHERS)("as %s", (who) => {
+    it("unlocks: A's unlocked district and contact read as their never-unlocked twins (REST, GraphQL, MCP, unlock status)", async () => {
+      const { key, mcp } = others[who];
+      const views = async (district: string, contactId: string) => {
+        const record = (await rest(key, "get", `/districts/${district}`).expect(200)).body.data;
+        const graph = await gql(key, `query($id: UUID!) { district(id: $id) { aiSummary _access { isUnlocked isUnlocking creditsSpent unlockedAt } } }`, {
+          id: district,
+        });
+        const details = JSON.parse(((await mcp!.callTool({ name: "details", arguments: { entity: "district", id: district } })) as any).content[0].text);
+        const status = (await rest(key, "get", `/unlock-status/district/${district}`).expect(200)).body;
+        const person = (await rest(key, "get", `/contacts/${contactId}`).expect(200)).body.data;
+        return {
+          rest: [record.ai_summary, record._access],
+          graphql: graph,
+          mcp: [details.data?.ai_summary ?? details.ai_summary, details.data?._access ?? details._access],
+          status: { ...status, entity_id: undefined },
+          contact: [person.email, person._access],
+        };
+      };
+      const ofA = await views(unlockedDistrict, secretContact);
+      expect(ofA).toEqual(await views(lockedTwin, twinContact));
+      expect(ofA.rest[0]).toBeNull();
+      expect(ofA.status.state).toBe("locked");
+      // As A, the same reads are unlocked (the twins are not both locked for everyone).
+      expect((await rest(aKey(), "get", `/districts/${unlockedDistrict}`).expect(200)).body.data.ai_summary).toBe("A's secret");
+      expect((await rest(aKey(), "get", `/contacts/${secretContact}`).expect(200)).body.data.email).toBe("sky@a.example");
+    });
+
+    it("idempotency keys: A's Idempotency-Key reused by B does not replay A's response nor conflict with A's body", async () => {
+      const { key, mcp } = others[who];
+      const districts = await Promise.all(
+        [1, 2, 3, 4].map((n) => insertDistrict(t.db, { name: `Idem ${n} ${who}`, state: "NE", status: "completed" })),
+      );
+      const keys = [1, 2, 3].map((n) => `shared-${n}-${crypto.randomUUID()}`);
+      const unlockAs = (k: string, entity: string, idem: string) =>
+        rest(k, "post", "/unlock", { entity_type: "district", entity_id: entity }).set("Idempotency-Key", idem);
+      const state = async (entity: string) => (await rest(key, "get", `/unlock-status/district/${entity}`).expect(200)).body.state;
+      // A uses three keys; B then reuses each of them.
+      const ofA = (await unlockAs(aKey(), districts[0], keys[0]).expect(200)).body;
+      await unlockAs(aKey(), districts[1], keys[1]).expect(200);
+      await unlockAs(aKey(), districts[3], keys[2]).expect(200);
+
+      // Same key, same body over REST: B's own unlock (a replay of A's response would unlock nothing for B).
+      const sameBody = (await unlockAs(key, districts[0], keys[0]).expect(200)).body;
+      expect(sameBody).toMatchObject({ outcome: "unlocked", credits_charged: 6, operation_key: keys[0] });
+      expect(await state(districts[0])).toBe("unlocked");
+      // Same key, another body over GraphQL: no 409 (A's body is not B's).
+      const graph = await gql(
+        key,
+        `mutation($e: UUID!, $k: String) { unlock(input: { entityType: district, entityId: $e }, idempotencyKey: $k) { statusCode result { outcome } } }`,
+        { e: districts[2], k: keys[1] },
+      );
+      expect(graph.data).toEqual({ unlock: { statusCode: 200, result: { outcome: "unlocked" } } });
+      expect(await state(districts[2])).toBe("unlocked");
+      // Same key, same body over MCP: B's own unlock too.
+      const viaMcp = (await mcp!.callTool({
+        name: "unlock",
+        arguments: { entity_type: "district", entity_id: districts[3], idempotency_key: keys[2] },
+      })) as any;
+      expect(viaMcp.isError).toBeFalsy();
+      expect(await state(districts[3])).toBe("unlocked");
+      // A's key still replays A's own first response, untouched by B, and still refuses another body of A's.
+      expect((await unlockAs(aKey(), districts[0], keys[0]).expect(200)).body).toEqual(ofA);
+      await unlockAs(aKey(), districts[2], keys[0]).expect(409);
+    });
+  });
+
+  it("bid filings of a district both unlocked: B sees no filing of A's, and B's filing leaves A's as it was", async () => {
+    const filingOf = async (key: string) =>
+      ((await rest(key, "get", `/districts/${sharedDistrict}`).expect(200)).body.data.bids as { id: string; filing: unknown }[]).find(
+        (b) => b.id === sharedBid,
+      )!.filing;
+    const b = others["another enterprise organization"].key;
+    const before = await filingOf(aKey());
+    expect(before).toMatchObject({ action: "save" });
+    expect(await filingOf(b)).toBeNull();
+    await t.http.put(`/api/v1/bids/${sharedBid}/filing`).set("Authorization", `Bearer ${b}`).send({ action: "set_aside" }).expect(200);
+    expect(await filingOf(b)).toMatchObject({ action: "set_aside" });
+    expect(await filingOf(aKey())).toEqual(before);
+  });
+
+  it("rate-limit counters: B's requests, refused ones included, do not spend A's budget (internal plan: burst 5 here)", async () => {
+    const { organizationId } = await createOrganization(t.db, { name: "Other internal", plan: "internal", credits: 0 });
+    const b = (await createApiKey(t.db, organizationId)).apiKey;
+    const remaining = (res: { headers: Record<string, string> }) => Number(/"default";r=(\d+)/.exec(res.headers["ratelimit"])![1]);
+    const aFirst = await rest(t.keys.internal, "get", "/org").expect(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await rest(b, "get", "/org")).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    const aNext = await rest(t.keys.internal, "get", "/org").expect(200);
+    expect([remaining(aFirst), remaining(aNext)]).toEqual([4, 3]);
+  });
+
   it("the same calls as A do reach A's items (the probes are not 404 for every caller)", async () => {
-    expect((await rest(aKey(), "get", `/webhooks/${a.webhook}/deliveries`).expect(200)).body.data).toHaveLength(1);
+    // The inserted delivery, and those of A's own unlocks since (the outbox writes them for A's webhook).
+    expect((await rest(aKey(), "get", `/webhooks/${a.webhook}/deliveries`).expect(200)).body.data.length).toBeGreaterThanOrEqual(1);
     expect((await rest(aKey(), "get", `/opportunities/${a.opportunity}`).expect(200)).body.data.id).toBe(a.opportunity);
     const mail = await rest(aKey(), "post", `/contacts/${contact}/outreach-email`, { template_id: a.template }).expect(200);
     expect(JSON.stringify(mail.body)).toContain(a.template);
