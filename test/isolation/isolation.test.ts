@@ -434,12 +434,15 @@ describe("isolation of every private resource (issue 26)", () => {
         const details = JSON.parse(((await mcp!.callTool({ name: "details", arguments: { entity: "district", id: district } })) as any).content[0].text);
         const status = (await rest(key, "get", `/unlock-status/district/${district}`).expect(200)).body;
         const person = (await rest(key, "get", `/contacts/${contactId}`).expect(200)).body.data;
+        // An outreach e-mail to A's unlocked contact is refused to B as to a contact nobody unlocked.
+        const mail = await rest(key, "post", `/contacts/${contactId}/outreach-email`, {});
         return {
           rest: [record.ai_summary, record._access],
           graphql: graph,
           mcp: [details.data?.ai_summary ?? details.ai_summary, details.data?._access ?? details._access],
           status: { ...status, entity_id: undefined },
           contact: [person.email, person._access],
+          outreach: [mail.status, JSON.stringify(mail.body).split(contactId).join("<id>")],
         };
       };
       const ofA = await views(unlockedDistrict, secretContact);
@@ -502,6 +505,20 @@ describe("isolation of every private resource (issue 26)", () => {
     await t.http.put(`/api/v1/bids/${sharedBid}/filing`).set("Authorization", `Bearer ${b}`).send({ action: "set_aside" }).expect(200);
     expect(await filingOf(b)).toMatchObject({ action: "set_aside" });
     expect(await filingOf(aKey())).toEqual(before);
+  });
+
+  it("webhook events: A's unlock is delivered to A's webhook only, never to another organization's subscribed one", async () => {
+    const b = others["another enterprise organization"].key;
+    const bHook = (await rest(b, "post", "/webhooks", { url: "https://hooks.b.example/edmarket", events: ["unlock.completed"] }).expect(201)).body
+      .data.id;
+    const district = await insertDistrict(t.db, { name: "Isolation Event District", state: "NE", status: "completed" });
+    await rest(aKey(), "post", "/unlock", { entity_type: "district", entity_id: district }).expect(200);
+    const deliveriesOf = (webhook: string) =>
+      t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1::uuid AND payload::text LIKE $2`, [
+        webhook,
+        `%${district}%`,
+      ]);
+    expect([await deliveriesOf(a.webhook), await deliveriesOf(bHook)]).toEqual([[{ n: 1 }], [{ n: 0 }]]);
   });
 
   it("rate-limit counters: B's requests, refused ones included, do not spend A's budget (internal plan: burst 5 here)", async () => {
