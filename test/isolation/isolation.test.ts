@@ -78,7 +78,12 @@ describe("isolation of every private resource (issue 26)", () => {
 
   /** One call's answer with the id masked and the parts that differ per request (cost, request id) left out. */
   const run = async (call: Call, key: string, client: Client | undefined, id: string): Promise<unknown> => {
-    const mask = (value: unknown) => JSON.parse(JSON.stringify(value ?? null).split(id).join("<id>"));
+    const mask = (value: unknown) =>
+      JSON.parse(
+        JSON.stringify(value ?? null)
+          .split(id)
+          .join("<id>"),
+      );
     if ("rest" in call) {
       const res = await rest(key, call.rest.method, call.rest.path(id), call.rest.body?.(id));
       return mask({ status: res.status, body: res.body });
@@ -102,7 +107,11 @@ describe("isolation of every private resource (issue 26)", () => {
   const refusedByPlan = (answer: any): boolean =>
     !JSON.stringify(answer).includes("<id>") && /"status":403|"FORBIDDEN"|\\"forbidden\\"/.test(JSON.stringify(answer));
   const label = (call: Call) =>
-    "rest" in call ? `${call.rest.method.toUpperCase()} ${call.rest.path(":id")}` : "graphql" in call ? call.graphql.query.slice(0, 60) : `mcp ${call.mcp.tool}`;
+    "rest" in call
+      ? `${call.rest.method.toUpperCase()} ${call.rest.path(":id")}`
+      : "graphql" in call
+        ? call.graphql.query.slice(0, 60)
+        : `mcp ${call.mcp.tool}`;
 
   const aKey = () => t.keys.enterprise;
 
@@ -125,7 +134,12 @@ describe("isolation of every private resource (issue 26)", () => {
             variables: (id) => ({ id, e: a.district }),
           },
         },
-        { graphql: { query: `query($id: UUID!) { opportunities(filter: { projectId: $id }) { data { id } } }`, variables: (id) => ({ id }) } },
+        {
+          graphql: {
+            query: `query($id: UUID!) { opportunities(filter: { projectId: $id }) { data { id } } }`,
+            variables: (id) => ({ id }),
+          },
+        },
         {
           graphql: {
             query: `mutation($id: UUID!) { updateProject(id: $id, input: { name: "Taken over" }) { id name } }`,
@@ -133,11 +147,31 @@ describe("isolation of every private resource (issue 26)", () => {
           },
         },
         // Using A's project in B's own requests is the same as an unknown project.
-        { rest: { method: "post", path: () => "/follows", body: (id) => ({ project_id: id, entity_type: "district", entity_id: a.district }) } },
-        { rest: { method: "post", path: () => "/briefs", body: (id) => ({ project_id: id, entity_type: "district", entity_id: a.district }) } },
+        {
+          rest: {
+            method: "post",
+            path: () => "/follows",
+            body: (id) => ({ project_id: id, entity_type: "district", entity_id: a.district }),
+          },
+        },
+        {
+          rest: {
+            method: "post",
+            path: () => "/briefs",
+            body: (id) => ({ project_id: id, entity_type: "district", entity_id: a.district }),
+          },
+        },
         { rest: { method: "get", path: (id) => `/briefs?project_id=${id}&entity_type=district&entity_id=${a.district}` } },
         { rest: { method: "get", path: (id) => `/opportunities?project_id=${id}` } },
         { mcp: { tool: "get_brief", args: (id) => ({ project_id: id, entity_type: "district", entity_id: a.district }) } },
+        { mcp: { tool: "request_brief", args: (id) => ({ project_id: id, entity_type: "district", entity_id: a.district }) } },
+        { mcp: { tool: "list_opportunities", args: (id) => ({ filter: { projectId: id } }) } },
+        {
+          graphql: {
+            query: `mutation($id: UUID!, $e: UUID!) { requestBrief(input: { projectId: $id, entityType: district, entityId: $e }) { briefId } }`,
+            variables: (id) => ({ id, e: a.district }),
+          },
+        },
       ],
       readBack: async () => (await rest(aKey(), "get", "/projects").expect(200)).body,
     },
@@ -157,10 +191,7 @@ describe("isolation of every private resource (issue 26)", () => {
     {
       name: "lists and their items",
       id: () => a.list,
-      lists: [
-        { rest: { method: "get", path: () => "/lists" } },
-        { graphql: { query: "{ lists { id name } }", variables: () => ({}) } },
-      ],
+      lists: [{ rest: { method: "get", path: () => "/lists" } }, { graphql: { query: "{ lists { id name } }", variables: () => ({}) } }],
       byId: [
         { rest: { method: "post", path: (id) => `/lists/${id}/items`, body: () => ({ entity_ids: [a.district] }) } },
         { rest: { method: "delete", path: (id) => `/lists/${id}/items/${a.listItem}` } },
@@ -239,7 +270,9 @@ describe("isolation of every private resource (issue 26)", () => {
         { rest: { method: "get", path: (id) => `/opportunities/${id}` } },
         { rest: { method: "get", path: (id) => `/opportunities/${id}/verification` } },
         { graphql: { query: `query($id: UUID!) { opportunity(id: $id) { id title } }`, variables: (id) => ({ id }) } },
-        { graphql: { query: `query($id: UUID!) { opportunityVerification(id: $id) { verificationStatus } }`, variables: (id) => ({ id }) } },
+        {
+          graphql: { query: `query($id: UUID!) { opportunityVerification(id: $id) { verificationStatus } }`, variables: (id) => ({ id }) },
+        },
         { rest: { method: "post", path: (id) => `/opportunities/${id}/refresh` } },
         { graphql: { query: `mutation($id: UUID!) { refreshOpportunity(id: $id) { started } }`, variables: (id) => ({ id }) } },
         { mcp: { tool: "opportunity_verification", args: (id) => ({ id }) } },
@@ -250,10 +283,7 @@ describe("isolation of every private resource (issue 26)", () => {
     {
       name: "e-mail templates (and outreach e-mails written from them)",
       id: () => a.template,
-      lists: [
-        { rest: { method: "get", path: () => "/org/email-templates" } },
-        { mcp: { tool: "list_email_templates", args: () => ({}) } },
-      ],
+      lists: [{ rest: { method: "get", path: () => "/org/email-templates" } }, { mcp: { tool: "list_email_templates", args: () => ({}) } }],
       byId: [
         {
           gatedFor: OUTREACH_REFUSED,
@@ -275,7 +305,12 @@ describe("isolation of every private resource (issue 26)", () => {
       id: () => a.bid,
       lists: [
         { rest: { method: "get", path: () => `/districts/${filingDistrict}` } },
-        { graphql: { query: `query($d: UUID!) { district(id: $d) { bids { id filing { action } } } }`, variables: () => ({ d: filingDistrict }) } },
+        {
+          graphql: {
+            query: `query($d: UUID!) { district(id: $d) { bids { id filing { action } } } }`,
+            variables: () => ({ d: filingDistrict }),
+          },
+        },
       ],
       byId: [
         { rest: { method: "put", path: (id) => `/bids/${id}/filing`, body: () => ({ action: "not_useful", reason_code: "other" }) } },
@@ -310,8 +345,9 @@ describe("isolation of every private resource (issue 26)", () => {
     // The internal plan's tight limit is for the rate-limit counters' test; no other test uses an internal key.
     t = await createTestApp({ RATE_LIMIT_INTERNAL: "rate=0.001 burst=5 concurrency=50", RATE_LIMIT_HOLD_MS: "0" }, { jobs: "send" });
     url = new URL(`http://127.0.0.1:${(t.server.address() as { port: number }).port}/mcp`);
-    otherEnterpriseOrg = (await createOrganization(t.db, { name: "Other enterprise", plan: "enterprise", credits: 100, entitlements: ["signals"] }))
-      .organizationId;
+    otherEnterpriseOrg = (
+      await createOrganization(t.db, { name: "Other enterprise", plan: "enterprise", credits: 100, entitlements: ["signals"] })
+    ).organizationId;
     others["another enterprise organization"] = { key: (await createApiKey(t.db, otherEnterpriseOrg)).apiKey };
     others["the pro plan's organization"] = { key: t.keys.pro };
     others["the free plan's organization"] = { key: t.keys.free };
@@ -320,8 +356,18 @@ describe("isolation of every private resource (issue 26)", () => {
 
     a.district = await insertDistrict(t.db, { name: "Isolation District", state: "NE", status: "completed" });
     a.listItem = await insertDistrict(t.db, { name: "Isolation Listed District", state: "NE", status: "completed" });
-    unlockedDistrict = await insertDistrict(t.db, { name: "Isolation Unlocked District", state: "NE", status: "completed", ai_summary: "A's secret" });
-    lockedTwin = await insertDistrict(t.db, { name: "Isolation Twin District", state: "NE", status: "completed", ai_summary: "A's secret" });
+    unlockedDistrict = await insertDistrict(t.db, {
+      name: "Isolation Unlocked District",
+      state: "NE",
+      status: "completed",
+      ai_summary: "A's secret",
+    });
+    lockedTwin = await insertDistrict(t.db, {
+      name: "Isolation Twin District",
+      state: "NE",
+      status: "completed",
+      ai_summary: "A's secret",
+    });
     filingDistrict = await insertDistrict(t.db, { name: "Isolation Filing District", state: "KS", status: "completed" });
     sharedDistrict = await insertDistrict(t.db, { name: "Isolation Shared District", state: "KS", status: "completed" });
     contact = await insert(t.db, "contacts", {
@@ -338,7 +384,16 @@ describe("isolation of every private resource (issue 26)", () => {
     await insertUnlock(t.db, otherEnterpriseOrg, "contact", contact);
 
     const person = (name: string, district: string) =>
-      insert(t.db, "contacts", { data_source: "test", source: "test", state: "NE", name, title: "Principal", email: `${name.split(" ")[0].toLowerCase()}@a.example`, district_id: district, is_district_contact: true });
+      insert(t.db, "contacts", {
+        data_source: "test",
+        source: "test",
+        state: "NE",
+        name,
+        title: "Principal",
+        email: `${name.split(" ")[0].toLowerCase()}@a.example`,
+        district_id: district,
+        is_district_contact: true,
+      });
     secretContact = await person("Sky Secret", unlockedDistrict);
     twinContact = await person("Tal Twin", lockedTwin);
     await insertUnlock(t.db, t.orgs.enterprise, "contact", secretContact);
@@ -356,7 +411,9 @@ describe("isolation of every private resource (issue 26)", () => {
     a.follow = (await post("/follows", { project_id: a.project, entity_type: "district", entity_id: a.district }).expect(201)).body.data.id;
     a.list = (await post("/lists", { name: "A's secret list", entity_type: "district" }).expect(201)).body.data.id;
     await post(`/lists/${a.list}/items`, { entity_ids: [a.listItem] }).expect(200);
-    a.webhook = (await post("/webhooks", { url: "https://hooks.a.example/edmarket", events: ["unlock.completed"] }).expect(201)).body.data.id;
+    a.webhook = (
+      await post("/webhooks", { url: "https://hooks.a.example/edmarket", events: ["unlock.completed"] }).expect(201)
+    ).body.data.id;
     await insert(t.db, "webhook_deliveries", {
       webhook_id: a.webhook,
       organization_id: t.orgs.enterprise,
@@ -367,7 +424,19 @@ describe("isolation of every private resource (issue 26)", () => {
     a.personKey = `p_${"a".repeat(24)}`;
     await t.db.query(`UPDATE briefs SET status = 'ready', finished_at = now(), dossier = $2::jsonb WHERE id = $1::uuid`, [
       a.brief,
-      JSON.stringify({ people: [{ person_key: a.personKey, name: "Pat Example", title: "Superintendent", roles: [], contact_id: null, source_urls: [], data_source: [] }] }),
+      JSON.stringify({
+        people: [
+          {
+            person_key: a.personKey,
+            name: "Pat Example",
+            title: "Superintendent",
+            roles: [],
+            contact_id: null,
+            source_urls: [],
+            data_source: [],
+          },
+        ],
+      }),
     ]);
     await post(`/briefs/${a.brief}/people/${a.personKey}/promote`, undefined).expect(201);
     a.opportunity = await insert(t.db, "opportunities", {
@@ -385,9 +454,11 @@ describe("isolation of every private resource (issue 26)", () => {
     a.template = ((await rest(aKey(), "get", "/org/email-templates").expect(200)).body.data as { id: string }[])[0].id;
     // The news scope: an article about a district A follows (a.district) and one A unlocked.
     await insertUnlock(t.db, t.orgs.enterprise, "district", unlockedDistrict);
-    article = await insertArticle(t, { title: "A's district news", published_at: "2026-11-01T00:00:00Z", ingested_at: "2026-11-02T00:00:00Z" }, [
-      { district_id: unlockedDistrict, signal_type: "facility_bond", buying_intent: "medium" },
-    ]);
+    article = await insertArticle(
+      t,
+      { title: "A's district news", published_at: "2026-11-01T00:00:00Z", ingested_at: "2026-11-02T00:00:00Z" },
+      [{ district_id: unlockedDistrict, signal_type: "facility_bond", buying_intent: "medium" }],
+    );
   });
   afterAll(async () => {
     for (const client of clients) await client.close().catch(() => undefined);
@@ -402,25 +473,28 @@ describe("isolation of every private resource (issue 26)", () => {
   });
 
   describe.each(RESOURCES.map((r) => [r.name, r] as const))("%s", (_name, resource) => {
-    it.each(OTHERS)("as %s: no list holds A's item, every call by A's id answers as a random uuid's (404), A's item is unchanged", async (who) => {
-      const before = await resource.readBack();
-      const { key, mcp } = others[who];
-      for (const call of resource.lists) {
-        const answer: any = await run(call, key, mcp, resource.id());
-        // An answered list (an error would hold no id and prove nothing), without A's id.
-        const ok = "status" in answer ? answer.status === 200 : "data" in answer ? !answer.errors : !answer.isError;
-        expect([label(call), ok, JSON.stringify(answer)]).toEqual([label(call), true, expect.not.stringContaining("<id>")]);
-      }
-      for (const call of resource.byId) {
-        const withA = await run(call, key, mcp, resource.id());
-        const withRandom = await run(call, key, mcp, crypto.randomUUID());
-        expect([label(call), withA]).toEqual([label(call), withRandom]);
-        // The random uuid's answer is the not-found one, so A's is too (never a 403 or a 5xx).
-        const expected = call.gatedFor?.includes(who) ? refusedByPlan(withA) : notFound(withA);
-        expect([label(call), expected, withA]).toEqual([label(call), true, withA]);
-      }
-      expect(await resource.readBack()).toEqual(before);
-    });
+    it.each(OTHERS)(
+      "as %s: no list holds A's item, every call by A's id answers as a random uuid's (404), A's item is unchanged",
+      async (who) => {
+        const before = await resource.readBack();
+        const { key, mcp } = others[who];
+        for (const call of resource.lists) {
+          const answer: any = await run(call, key, mcp, resource.id());
+          // An answered list (an error would hold no id and prove nothing), without A's id.
+          const ok = "status" in answer ? answer.status === 200 : "data" in answer ? !answer.errors : !answer.isError;
+          expect([label(call), ok, JSON.stringify(answer)]).toEqual([label(call), true, expect.not.stringContaining("<id>")]);
+        }
+        for (const call of resource.byId) {
+          const withA = await run(call, key, mcp, resource.id());
+          const withRandom = await run(call, key, mcp, crypto.randomUUID());
+          expect([label(call), withA]).toEqual([label(call), withRandom]);
+          // The random uuid's answer is the not-found one, so A's is too (never a 403 or a 5xx).
+          const expected = call.gatedFor?.includes(who) ? refusedByPlan(withA) : notFound(withA);
+          expect([label(call), expected, withA]).toEqual([label(call), true, withA]);
+        }
+        expect(await resource.readBack()).toEqual(before);
+      },
+    );
   });
 
   describe.each(OTHERS)("as %s", (who) => {
@@ -428,10 +502,16 @@ describe("isolation of every private resource (issue 26)", () => {
       const { key, mcp } = others[who];
       const views = async (district: string, contactId: string) => {
         const record = (await rest(key, "get", `/districts/${district}`).expect(200)).body.data;
-        const graph = await gql(key, `query($id: UUID!) { district(id: $id) { aiSummary _access { isUnlocked isUnlocking creditsSpent unlockedAt } } }`, {
-          id: district,
-        });
-        const details = JSON.parse(((await mcp!.callTool({ name: "details", arguments: { entity: "district", id: district } })) as any).content[0].text);
+        const graph = await gql(
+          key,
+          `query($id: UUID!) { district(id: $id) { aiSummary _access { isUnlocked isUnlocking creditsSpent unlockedAt } } }`,
+          {
+            id: district,
+          },
+        );
+        const details = JSON.parse(
+          ((await mcp!.callTool({ name: "details", arguments: { entity: "district", id: district } })) as any).content[0].text,
+        );
         const status = (await rest(key, "get", `/unlock-status/district/${district}`).expect(200)).body;
         const person = (await rest(key, "get", `/contacts/${contactId}`).expect(200)).body.data;
         // An outreach e-mail to A's unlocked contact is refused to B as to a contact nobody unlocked.
@@ -509,8 +589,9 @@ describe("isolation of every private resource (issue 26)", () => {
 
   it("webhook events: A's unlock is delivered to A's webhook only, never to another organization's subscribed one", async () => {
     const b = others["another enterprise organization"].key;
-    const bHook = (await rest(b, "post", "/webhooks", { url: "https://hooks.b.example/edmarket", events: ["unlock.completed"] }).expect(201)).body
-      .data.id;
+    const bHook = (
+      await rest(b, "post", "/webhooks", { url: "https://hooks.b.example/edmarket", events: ["unlock.completed"] }).expect(201)
+    ).body.data.id;
     const district = await insertDistrict(t.db, { name: "Isolation Event District", state: "NE", status: "completed" });
     await rest(aKey(), "post", "/unlock", { entity_type: "district", entity_id: district }).expect(200);
     const deliveriesOf = (webhook: string) =>
@@ -519,6 +600,17 @@ describe("isolation of every private resource (issue 26)", () => {
         `%${district}%`,
       ]);
     expect([await deliveriesOf(a.webhook), await deliveriesOf(bHook)]).toEqual([[{ n: 1 }], [{ n: 0 }]]);
+  });
+
+  it("A's organization counters (credits, follow slots) are not spent by B's follows and unlocks of the same entities", async () => {
+    const b = others["another enterprise organization"].key;
+    const before = (await rest(aKey(), "get", "/org").expect(200)).body;
+    const bProject = (await rest(b, "post", "/projects", { name: "B's project" }).expect(201)).body.data.id;
+    await rest(b, "post", "/follows", { project_id: bProject, entity_type: "district", entity_id: a.district }).expect(201);
+    const district = await insertDistrict(t.db, { name: "Isolation Counter District", state: "NE", status: "completed" });
+    await rest(b, "post", "/unlock", { entity_type: "district", entity_id: district }).expect(200);
+    expect((await rest(aKey(), "get", "/org").expect(200)).body).toEqual(before);
+    expect((await rest(aKey(), "get", `/unlock-status/district/${district}`).expect(200)).body.state).toBe("locked");
   });
 
   it("rate-limit counters: B's requests, refused ones included, do not spend A's budget (internal plan: burst 5 here)", async () => {
