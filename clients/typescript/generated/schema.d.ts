@@ -7721,7 +7721,7 @@ export interface operations {
     getWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Deliveries to return, 1 to 200 (default 50). */
+                /** @description Page size: how many records to return, 1 to 200 (default 50). A value out of range is refused (400 bad_request; GraphQL BAD_USER_INPUT), never clamped. */
                 limit?: number;
             };
             header?: never;

@@ -1,5 +1,7 @@
 /** Field dictionary: the caller's webhooks and their delivery log (docs/webhooks.md). */
 import { TYPE, type Dictionary } from "../../../graphql/dictionary/dictionary";
+import { limitArg } from "../../../graphql/dictionary/common";
+import { DELIVERIES_DEFAULT_LIMIT, DELIVERIES_MAX_LIMIT } from "./webhook.inputs";
 
 export const webhooksDictionary: Dictionary = {
   Webhook: {
@@ -39,7 +41,7 @@ export const webhooksDictionary: Dictionary = {
     webhooks: "The webhooks of the caller's organization, oldest first, without their secrets (GET /api/v1/webhooks).",
     webhookDeliveries: "A webhook's deliveries, newest first (GET /api/v1/webhooks/{id}/deliveries).",
     "webhookDeliveries(webhookId)": "A webhook of the caller's organization.",
-    "webhookDeliveries(limit)": "Deliveries to return, 1 to 200 (default 50).",
+    "webhookDeliveries(limit)": limitArg(DELIVERIES_MAX_LIMIT, DELIVERIES_DEFAULT_LIMIT),
   },
   Mutation: {
     createWebhook:

@@ -1,7 +1,7 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import type { Context } from "../../../graphql/context";
 import { UUIDScalar } from "../../../graphql/scalars";
-import { CreateWebhookInput } from "./webhook.inputs";
+import { CreateWebhookInput, DeliveriesArgs } from "./webhook.inputs";
 import { createWebhook, deleteWebhook, listWebhooks, webhookDeliveries } from "./webhook.service";
 import { Webhook, WebhookDelivery } from "./webhook.type";
 
@@ -15,10 +15,10 @@ export class WebhookResolver {
   @Query(() => [WebhookDelivery])
   webhookDeliveries(
     @Arg("webhookId", () => UUIDScalar) webhookId: string,
-    @Arg("limit", () => Int, { nullable: true }) limit: number | null,
+    @Args(() => DeliveriesArgs) args: DeliveriesArgs,
     @Ctx() ctx: Context,
   ): Promise<WebhookDelivery[]> {
-    return webhookDeliveries(ctx.db, ctx.viewer, webhookId, limit);
+    return webhookDeliveries(ctx.db, ctx.viewer, webhookId, args);
   }
 
   @Mutation(() => Webhook)

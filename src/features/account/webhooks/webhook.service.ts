@@ -8,6 +8,7 @@ import type { Db } from "../../../db/client";
 import type { Webhook as WebhookRow, WebhookDelivery as DeliveryRow } from "../../../db/generated/client";
 import { BadRequestError, clip, echo, NotFoundError } from "../../../graphql/errors";
 import type { Viewer } from "../auth/viewer";
+import { checkLimit, type LimitArgsOf } from "../../kits/common/list-kit";
 import { newSecret, refusedHost } from "./webhook.delivery";
 import {
   DELIVERIES_DEFAULT_LIMIT,
@@ -111,10 +112,8 @@ export async function deleteWebhook(db: Db, viewer: Viewer, id: string): Promise
 }
 
 /** GET /webhooks/{id}/deliveries: the webhook's deliveries, newest first. */
-export async function webhookDeliveries(db: Db, viewer: Viewer, id: string, limit?: number | null): Promise<WebhookDelivery[]> {
-  const take = limit ?? DELIVERIES_DEFAULT_LIMIT;
-  if (!Number.isInteger(take) || take < 1 || take > DELIVERIES_MAX_LIMIT)
-    throw new BadRequestError(`limit must be 1 to ${DELIVERIES_MAX_LIMIT}`);
+export async function webhookDeliveries(db: Db, viewer: Viewer, id: string, args: LimitArgsOf): Promise<WebhookDelivery[]> {
+  const take = checkLimit(args, DELIVERIES_MAX_LIMIT, DELIVERIES_DEFAULT_LIMIT);
   const webhook = await db.prisma.webhook.findFirst({ where: { id, organization_id: viewer.organizationId }, select: { id: true } });
   if (!webhook) throw new NotFoundError("webhook");
   const rows = await db.prisma.webhookDelivery.findMany({
