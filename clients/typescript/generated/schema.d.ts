@@ -7110,6 +7110,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records found, best first: districts, schools or contacts as entity_type asked, served as their lists serve them. */
                         data: components["schemas"]["DistrictRecord"][] | components["schemas"]["SchoolRecord"][] | components["schemas"]["ContactRecord"][];
                         /** @description Any JSON value (ECMA-404), served as stored: an object for the free-form fields (key_facts, source_urls, icp ...). */
                         relevance: unknown;

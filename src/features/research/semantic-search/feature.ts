@@ -1,3 +1,4 @@
+import { HTTP_DICTIONARY } from "../../../graphql/dictionary/http";
 import { defineFeature } from "../../../graphql/feature";
 import type { JobDefinition } from "../../../jobs/job";
 import { semanticSearchDictionary } from "./semantic-search.dictionary";
@@ -40,6 +41,7 @@ export const semanticSearchFeature = defineFeature({
               coverage: { select: ["coverage"] },
               _access_summary: { select: ["_access_summary"] },
             },
+            descriptions: { data: HTTP_DICTIONARY.SemanticSearchResponse.data },
           },
         },
       },
