@@ -106,8 +106,8 @@ const EnvSchema = z.object({
   EMBEDDINGS_API_KEY: z.string().optional(),
   /** Texts embedded per batch: one batch blocks the event loop about 12 ms per text with the offline model. */
   EMBEDDINGS_BATCH_SIZE: z.coerce.number().int().min(1).max(512).default(16),
-  /** How long one background embedding job works before it yields to the next one (seconds). */
-  EMBEDDINGS_JOB_SECONDS: z.coerce.number().min(1).max(900).default(20),
+  /** How long one background embedding job works (seconds); one is sent per period of twice this (at least 10 s): about half a core. */
+  EMBEDDINGS_JOB_SECONDS: z.coerce.number().min(1).max(900).default(5),
   // ---- news ingest (docs/signals.md, "Sources and ingest")
   /** How often the worker polls each registered news feed (a conditional GET: an unchanged feed costs one request). */
   NEWS_POLL_MINUTES: z.coerce.number().min(1).default(60),

@@ -31,13 +31,14 @@ describe("background embedding", () => {
     expect(res.body.data[0].id).toBe(omaha);
   });
 
-  it("sends nothing when EMBEDDINGS_AUTO is false, and one job a minute otherwise", async () => {
+  it("sends nothing when EMBEDDINGS_AUTO is false, and one job per period of twice EMBEDDINGS_JOB_SECONDS otherwise", async () => {
     const sent: string[] = [];
     const queue = { sendNow: async (_job: unknown, _data: unknown, id: string) => (sent.includes(id) ? null : (sent.push(id), id)) };
-    expect(await scheduleEmbedding(queue, { EMBEDDINGS_AUTO: "false" }, 0)).toBe(false);
-    expect(await scheduleEmbedding(queue, { EMBEDDINGS_AUTO: "true" }, 60_000)).toBe(true);
-    expect(await scheduleEmbedding(queue, { EMBEDDINGS_AUTO: "true" }, 119_999)).toBe(false);
-    expect(await scheduleEmbedding(queue, { EMBEDDINGS_AUTO: "true" }, 120_000)).toBe(true);
+    const on = { EMBEDDINGS_AUTO: "true" as const, EMBEDDINGS_JOB_SECONDS: 30 };
+    expect(await scheduleEmbedding(queue, { ...on, EMBEDDINGS_AUTO: "false" }, 0)).toBe(false);
+    expect(await scheduleEmbedding(queue, on, 60_000)).toBe(true);
+    expect(await scheduleEmbedding(queue, on, 119_999)).toBe(false);
+    expect(await scheduleEmbedding(queue, on, 120_000)).toBe(true);
     expect(sent).toHaveLength(2);
   });
 });
