@@ -25,6 +25,7 @@ export const SMOKE_RUNS: Record<string, string[]> = {
   "bench:signals": ["--limit", "10"],
   "bench:news-ingest": [],
   "bench:signals-api": [],
+  "bench:semantic": [],
 };
 
 /** The bench scripts of package.json (bench:smoke, this runner, aside). */

@@ -26,7 +26,7 @@ import { charge, creditSummary, InsufficientCreditsError, lockOrganization, requ
 import { SEMANTIC_SEARCH_COST } from "../../account/credits/pricing";
 import { LISTED as CONTACT_LISTED, WITH_PARENT_SQL as CONTACT_WITH_PARENT } from "../../catalogue/contacts/contact.service";
 import { checkState } from "../../kits/common/list-kit";
-import { embeddingProvider } from "./embeddings.provider";
+import { embeddingProvider, type EmbeddingProvider } from "./embeddings.provider";
 import { parseQueryHints, type QueryHints } from "./query-hints";
 import { GATED_SOURCES } from "./semantic-search.indexer";
 import { SEMANTIC_SEARCH_LIMITS, SemanticSearchEntityType, type SemanticSearchInput } from "./semantic-search.inputs";
@@ -112,7 +112,7 @@ const ENTITY: Record<SemanticSearchEntityType, EntitySql> = {
   },
 };
 
-interface Filters {
+export interface Filters {
   state: string | null;
   districtId: string | null;
   schoolId: string | null;
@@ -156,7 +156,7 @@ function cityCandidates(lexical: string): string[] {
   return [...out].slice(0, 60);
 }
 
-interface SearchRow {
+export interface SearchRow {
   entity_id: string | null;
   score: number | null;
   matches: SemanticMatch[] | null;
@@ -167,19 +167,20 @@ interface SearchRow {
 /** The retrieval statement (hand-written: a search query fusing three retrievals; see the file's header). */
 function searchSql(
   db: Db,
-  viewer: Viewer,
+  organizationId: string,
   type: SemanticSearchEntityType,
   model: string,
   vector: number[],
   hints: QueryHints,
   filters: Filters,
   limit: number,
+  mode: RetrievalMode,
 ): { sql: string; values: unknown[] } {
   const entity = ENTITY[type];
   const p = new SqlParams();
   const t = p.add(type);
-  const org = p.add(viewer.organizationId);
-  const { distance, where: modelWhere } = vectorDistanceSql(db, model, vector.length, p.add(`{${vector.join(",")}}`));
+
+  const { where: modelWhere } = vectorDistanceSql(db, model, vector.length, "");
   // Filters over the vectors' own columns (inside the vector scan) and over the entity.
   const onVectors = [modelWhere, `e.entity_type = ${t}`];
   const onEntity: string[] = [];
@@ -199,13 +200,15 @@ function searchSql(
     onEntity.push(`${entity.school} = ${s}::uuid`);
   }
   if (entity.listed) onEntity.push(entity.listed);
-  const gated = `(e.source_type <> ALL(${p.add([...GATED_SOURCES])}::text[]) OR EXISTS (SELECT 1 FROM unlocks gu
-      WHERE gu.organization_id = ${org}::uuid AND gu.entity_type = e.entity_type AND gu.entity_id = e.entity_id AND ${unlockedSql("gu")}))`;
+  // A function: each retrieval that reads text adds its own parameters (a mode without it leaves none unused).
+  const gated = () => `(e.source_type <> ALL(${p.add([...GATED_SOURCES])}::text[]) OR EXISTS (SELECT 1 FROM unlocks gu
+      WHERE gu.organization_id = ${p.add(organizationId)}::uuid AND gu.entity_type = e.entity_type AND gu.entity_id = e.entity_id
+        AND ${unlockedSql("gu")}))`;
   // Candidates per retrieval: enough that the entity filters (the listing rule) after fusion leave a full page.
-  const k = p.add(Math.min(Math.max(limit * 4, 100), 2_000));
+  const k = String(Math.min(Math.max(limit * 4, 100), 2_000)); // an integer of the code: inlined, used by some modes only
   const entityWhere = onEntity.length ? onEntity.join(" AND ") : "true";
-  const lexical = hints.lexical;
-  const tsq = orTsQuery(lexical || "");
+  const lexical = mode === "vector" ? "" : hints.lexical;
+  const tsq = orTsQuery(lexical);
   const lexName = lexical
     ? `SELECT ${entity.id} AS entity_id, greatest(word_similarity(${p.add(lexical)}, ${entity.name}),
               CASE WHEN lower(${entity.city}) = ANY(${p.add(cityCandidates(lexical))}::text[]) THEN 0.8 ELSE 0 END) AS sim
@@ -218,7 +221,7 @@ function searchSql(
     ? `SELECT e.entity_id, e.source_type, e.source_id, e.content, e.url,
               ts_rank(to_tsvector('english', e.content), to_tsquery('english', ${p.add(tsq)})) AS rank
          FROM embeddings e
-        WHERE ${onVectors.join(" AND ")} AND e.source_type <> 'profile' AND ${gated}
+        WHERE ${onVectors.join(" AND ")} AND e.source_type <> 'profile' AND ${gated()}
           AND to_tsvector('english', e.content) @@ to_tsquery('english', ${p.add(tsq)})
         ORDER BY rank DESC, e.id LIMIT ${k}`
     : `SELECT NULL::uuid AS entity_id, NULL AS source_type, NULL AS source_id, NULL AS content, NULL AS url, 0::real AS rank WHERE false`;
@@ -228,11 +231,16 @@ function searchSql(
   if (hints.size === "small") boosts.push(`CASE WHEN ${entity.students} < ${entity.small} THEN ${HINT_BOOST} ELSE 0 END`);
   if (hints.grade && entity.grade) boosts.push(`CASE WHEN ${entity.grade(hints.grade, p)} THEN ${HINT_BOOST} ELSE 0 END`);
   if (hints.highPoverty && entity.poverty) boosts.push(`CASE WHEN ${entity.poverty} THEN ${HINT_BOOST} ELSE 0 END`);
-  const sql = `WITH vec AS MATERIALIZED (
-      SELECT e.entity_id, e.source_type, e.source_id, e.content, e.url, ${distance} AS distance
+  const distance = () => vectorDistanceSql(db, model, vector.length, p.add(`{${vector.join(",")}}`)).distance;
+  const vectorRetrieval = (d: string) => `SELECT e.entity_id, e.source_type, e.source_id, e.content, e.url, ${d} AS distance
         FROM embeddings e
-       WHERE ${onVectors.join(" AND ")} AND ${gated}
-       ORDER BY ${distance} LIMIT ${k}),
+       WHERE ${onVectors.join(" AND ")} AND ${gated()}
+       ORDER BY ${d} LIMIT ${k}`;
+  const vec =
+    mode === "lexical"
+      ? `SELECT NULL::uuid AS entity_id, NULL AS source_type, NULL AS source_id, NULL AS content, NULL AS url, 0::float8 AS distance WHERE false`
+      : vectorRetrieval(distance());
+  const sql = `WITH vec AS MATERIALIZED (${vec}),
     lex_name AS MATERIALIZED (${lexName}),
     lex_text AS MATERIALIZED (${lexText}),
     vr AS (SELECT entity_id, row_number() OVER (ORDER BY min(distance), entity_id) AS r FROM vec GROUP BY entity_id),
@@ -279,6 +287,32 @@ async function runSearch(db: Db, sql: string, values: unknown[]): Promise<Search
   });
 }
 
+/** Which retrievals are fused: all (the service), or one alone (bench/semantic.ts compares them). Hints apply in each. */
+export type RetrievalMode = "hybrid" | "lexical" | "vector";
+
+export interface RankRequest {
+  query: string;
+  entityType: SemanticSearchEntityType;
+  filters: Filters;
+  limit: number;
+}
+
+/** The ranked entity ids with their scores, matches and the coverage (on every row; one row without an id when none). */
+export async function rankEntities(
+  db: Db,
+  organizationId: string,
+  provider: EmbeddingProvider,
+  request: RankRequest,
+  mode: RetrievalMode = "hybrid",
+): Promise<SearchRow[]> {
+  const hints = parseQueryHints(request.query);
+  // A state named in the query narrows like the filter, unless the caller gave one.
+  const filters = { ...request.filters, state: request.filters.state ?? hints.state };
+  const [vector] = await provider.embed([request.query]);
+  const { sql, values } = searchSql(db, organizationId, request.entityType, provider.model, vector!, hints, filters, request.limit, mode);
+  return runSearch(db, sql, values);
+}
+
 type SearchedRecord = GatedRow & { status?: string; enrichment_status?: string };
 
 /** `_access_summary` over the results, from the records as served (their `_access`): contract section 4's counts. */
@@ -319,13 +353,7 @@ export async function semanticSearch(
   // A caller without a credit is told so before the search does any work (the charge below decides for good).
   const before = await creditSummary(db.prisma, org);
   if (before.available < SEMANTIC_SEARCH_COST) throw new InsufficientCreditsError(before.available, SEMANTIC_SEARCH_COST);
-  const hints = parseQueryHints(query);
-  // A state named in the query narrows like the filter, unless the caller gave one.
-  const effective = { ...filters, state: filters.state ?? hints.state };
-  const provider = embeddingProvider(env);
-  const [vector] = await provider.embed([query]);
-  const { sql, values } = searchSql(db, viewer, type, provider.model, vector!, hints, effective, limit);
-  const rows = await runSearch(db, sql, values);
+  const rows = await rankEntities(db, org, embeddingProvider(env), { query, entityType: type, filters, limit });
   await db.prisma.$transaction(async (tx) => {
     await lockOrganization(tx, org);
     await requireAvailable(tx, org, SEMANTIC_SEARCH_COST);
