@@ -21,7 +21,6 @@
  * BENCH_SMOKE=1: a few districts and 500 vectors on embedded only, three queries; writes nothing.
  */
 import "reflect-metadata";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { Client } from "pg";
@@ -38,7 +37,7 @@ import { log, rewriteReadmeBlock, round, SMOKE, writeResults } from "./harness";
 const args = process.argv.slice(2);
 const SERVER = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DATABASE = "edm_semantic_bench";
-const VECTORS = SMOKE ? 500 : Number(args[args.indexOf("--vectors") + 1] || 100_000);
+const VECTORS = SMOKE ? 500 : args.includes("--vectors") ? Number(args[args.indexOf("--vectors") + 1]) : 100_000;
 const MODES: RetrievalMode[] = ["lexical", "vector", "hybrid"];
 const KINDS = args.includes("--kinds") ? args[args.indexOf("--kinds") + 1]!.split(",") : ["district", "school", "contact", "news"];
 /** An organization id that unlocked nothing: the bench searches as a new customer. */
@@ -210,15 +209,17 @@ async function relevance(db: Db, provider: EmbeddingProvider, queries: Query[]) 
 
 // ------------------------------------------------------------------------------------------ latency
 
-/** Random unit vectors: the synthetic corpus and queries (seeded, so both databases get the same ones). */
+/** Random unit vectors: the synthetic corpus and queries (seeded mulberry32, so both databases get the same ones). */
 function randomVector(seed: number, dimension = 512): number[] {
-  const out: number[] = [];
-  let h = crypto.createHash("sha256").update(String(seed)).digest();
-  while (out.length < dimension) {
-    for (let i = 0; i + 4 <= h.length && out.length < dimension; i += 4) out.push(h.readInt32LE(i) / 2 ** 31);
-    h = crypto.createHash("sha256").update(h).digest();
-  }
-  return normalize(out);
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
+  };
+  return normalize(Array.from({ length: dimension }, next));
 }
 
 const SYNTHETIC = "bench-synthetic-512";

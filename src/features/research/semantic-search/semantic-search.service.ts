@@ -50,6 +50,7 @@ interface EntitySql {
   /** What names and places are matched against (trigram word similarity). */
   name: string;
   city: string;
+  county: string;
   locale: string;
   students: string;
   large: number;
@@ -68,6 +69,7 @@ const ENTITY: Record<SemanticSearchEntityType, EntitySql> = {
     school: null,
     name: "x.name",
     city: "x.physical_city",
+    county: "x.county",
     locale: "x.locale_type",
     students: "x.student_count",
     large: 10_000,
@@ -85,6 +87,7 @@ const ENTITY: Record<SemanticSearchEntityType, EntitySql> = {
     school: null,
     name: "x.name",
     city: "x.physical_city",
+    county: "x.county",
     locale: "x.locale_type",
     students: "x.student_count",
     large: 1_000,
@@ -100,8 +103,10 @@ const ENTITY: Record<SemanticSearchEntityType, EntitySql> = {
     state: "coalesce(c.state, ps.state, pd.state)",
     district: "coalesce(c.district_id, ps.district_id)",
     school: "c.school_id",
-    name: "(c.name || ' ' || coalesce(c.title, ''))",
+    // The person, the role and the employer: "San Diego Unified superintendent" names all three.
+    name: "(c.name || ' ' || coalesce(c.title, '') || ' ' || coalesce(ps.name, '') || ' ' || coalesce(cd.name, ''))",
     city: "coalesce(ps.physical_city, cd.physical_city)",
+    county: "coalesce(ps.county, cd.county)",
     locale: "coalesce(ps.locale_type, cd.locale_type)",
     students: "cd.student_count",
     large: 10_000,
@@ -145,7 +150,7 @@ const orTsQuery = (query: string): string =>
     .slice(0, 30)
     .join(" | ");
 
-/** Lower-cased runs of 1-3 words of the lexical query: candidates for a city name. */
+/** Lower-cased runs of 1-3 words of the lexical query: candidates for a city or county name ("dallas county"). */
 function cityCandidates(lexical: string): string[] {
   const words = lexical
     .toLowerCase()
@@ -164,7 +169,7 @@ export interface SearchRow {
   total: number;
 }
 
-/** The retrieval statement (hand-written: a search query fusing three retrievals; see the file's header). */
+/** The retrieval statement. Hand-written: a search query fusing three retrievals in one statement (see the file's header). */
 function searchSql(
   db: Db,
   organizationId: string,
@@ -209,11 +214,12 @@ function searchSql(
   const entityWhere = onEntity.length ? onEntity.join(" AND ") : "true";
   const lexical = mode === "vector" ? "" : hints.lexical;
   const tsq = orTsQuery(lexical);
+  const places = (cands: string) => `(lower(${entity.city}) = ANY(${cands}::text[]) OR lower(${entity.county}) = ANY(${cands}::text[]))`;
   const lexName = lexical
     ? `SELECT ${entity.id} AS entity_id, greatest(word_similarity(${p.add(lexical)}, ${entity.name}),
-              CASE WHEN lower(${entity.city}) = ANY(${p.add(cityCandidates(lexical))}::text[]) THEN 0.8 ELSE 0 END) AS sim
+              CASE WHEN ${places(p.add(cityCandidates(lexical)))} THEN 0.8 ELSE 0 END) AS sim
          FROM ${entity.from}
-        WHERE (${p.add(lexical)} <% ${entity.name} OR lower(${entity.city}) = ANY(${p.add(cityCandidates(lexical))}::text[]))
+        WHERE (${p.add(lexical)} <% ${entity.name} OR ${places(p.add(cityCandidates(lexical)))})
           AND ${entityWhere}
         ORDER BY sim DESC, ${entity.id} LIMIT ${k}`
     : `SELECT NULL::uuid AS entity_id, 0::real AS sim WHERE false`;
