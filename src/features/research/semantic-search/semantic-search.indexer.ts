@@ -294,17 +294,19 @@ export interface EmbedReport {
 
 /**
  * Embeds what is missing or stale, source by source in SOURCES order, in batches of `batchSize`, until nothing is
- * left or `deadline` (epoch ms) passes. `only` restricts it to some entity types (tests embed what they need).
+ * left or `deadline` (epoch ms) passes. `only` and `sourceTypes` restrict it to some entity and source types (tests and
+ * the bench embed what they need).
  * Between batches it yields to the event loop, so requests of the same process are answered meanwhile.
  */
 export async function embedPending(
   db: Db,
   provider: EmbeddingProvider,
-  options: { batchSize: number; deadline?: number; only?: readonly SearchEntityType[] },
+  options: { batchSize: number; deadline?: number; only?: readonly SearchEntityType[]; sourceTypes?: readonly string[] },
 ): Promise<EmbedReport> {
   const report: EmbedReport = { embedded: 0, unchanged: 0, more: false };
   for (const source of SOURCES) {
     if (options.only && !options.only.includes(source.entityType)) continue;
+    if (options.sourceTypes && !options.sourceTypes.includes(source.sourceType)) continue;
     for (;;) {
       if (options.deadline !== undefined && Date.now() > options.deadline) return { ...report, more: true };
       const rows = await db.query<SourceRow>(source.sql, [provider.model, options.batchSize]);
