@@ -14,6 +14,7 @@
  *    limit 10, random query vectors); and HNSW recall@10 against exact search (the index disabled) on PGlite.
  *
  *   node scripts/run-ts.js bench/semantic.ts [--skip-relevance] [--skip-latency] [--vectors N] [--kinds district,contact,news]
+ *                                            [--latency-on embedded|postgres]
  *
  * --kinds scores only those kinds of queries and embeds only the entity types they need (all schools take
  * about 101,000 texts, 20 minutes of one core with the offline model; news queries answer districts).
@@ -39,6 +40,7 @@ const SERVER = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:
 const DATABASE = "edm_semantic_bench";
 const VECTORS = SMOKE ? 500 : args.includes("--vectors") ? Number(args[args.indexOf("--vectors") + 1]) : 100_000;
 const MODES: RetrievalMode[] = ["lexical", "vector", "hybrid"];
+const LATENCY_ON = args.includes("--latency-on") ? [args[args.indexOf("--latency-on") + 1]!] : ["embedded", "postgres"];
 const KINDS = args.includes("--kinds") ? args[args.indexOf("--kinds") + 1]!.split(",") : ["district", "school", "contact", "news"];
 /** An organization id that unlocked nothing: the bench searches as a new customer. */
 const NOBODY = "00000000-0000-4000-8000-000000000000";
@@ -355,16 +357,20 @@ async function main(): Promise<void> {
     results.smoke_hnsw_recall_at_10 = await hnswRecall(db);
     await db.close();
   } else if (!args.includes("--skip-latency")) {
-    const dir = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "edm-semantic-bench-"));
-    const embedded = await createDb({ dataDir: dir });
-    try {
-      await migrate(embedded);
-      results.latency_embedded = await latency(embedded, "embedded");
-      results.hnsw_recall_at_10 = await hnswRecall(embedded);
-    } finally {
-      await embedded.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+    if (LATENCY_ON.includes("embedded")) {
+      const dir = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "edm-semantic-bench-"));
+      const embedded = await createDb({ dataDir: dir });
+      try {
+        await migrate(embedded);
+        results.latency_embedded = await latency(embedded, "embedded");
+        results.hnsw_recall_at_10 = await hnswRecall(embedded);
+      } finally {
+        await embedded.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     }
+  }
+  if (!SMOKE && !args.includes("--skip-latency") && LATENCY_ON.includes("postgres")) {
     const name = "edm_semantic_bench_latency";
     await withServer(SERVER, async (c) => {
       await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -379,7 +385,11 @@ async function main(): Promise<void> {
       await withServer(SERVER, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
     }
   }
-  const out = path.join(packageRoot, "bench/results/semantic.json");
+  // A latency-only run keeps its own file, so the relevance run's results stay.
+  const out = path.join(
+    packageRoot,
+    `bench/results/semantic${args.includes("--skip-relevance") ? `-latency-${LATENCY_ON.join("-")}` : ""}.json`,
+  );
   writeResults(out, { measured_at: new Date().toISOString(), ...results });
   const { rows: _rows, ...relevanceSummary } = (results.relevance ?? {}) as Record<string, unknown>;
   process.stdout.write(`${JSON.stringify({ ...results, relevance: relevanceSummary }, null, 2)}\n`);
