@@ -263,10 +263,12 @@ function searchSql(
        WHERE ${entityWhere}
        ORDER BY score DESC, cand.entity_id LIMIT ${p.add(limit)}),
     coverage AS (
-      SELECT count(*) FILTER (WHERE EXISTS (SELECT 1 FROM embeddings e WHERE e.entity_type = ${t} AND e.entity_id = ${entity.id}
-               AND e.source_type = 'profile' AND ${modelWhere}))::int AS embedded,
-             count(*)::int AS total
-        FROM ${entity.from} WHERE ${entityWhere})
+      -- A join on the profile's whole unique key (at most one per record and model): one pass, whatever the statistics say.
+      SELECT count(e.entity_id)::int AS embedded, count(*)::int AS total
+        FROM ${entity.from}
+        LEFT JOIN embeddings e ON e.entity_type = ${t} AND e.entity_id = ${entity.id} AND e.source_type = 'profile'
+         AND e.source_id = 'profile' AND ${modelWhere}
+       WHERE ${entityWhere})
     SELECT ranked.entity_id, ranked.score::float8 AS score, coverage.embedded, coverage.total,
            (SELECT json_agg(json_build_object('content', m.content, 'source_type', m.source_type, 'url', m.url, 'source_id', m.source_id)
                             ORDER BY m.o)
@@ -275,7 +277,8 @@ function searchSql(
                         SELECT v.content, v.source_type, v.source_id, v.url, v.distance AS o FROM vec v WHERE v.entity_id = ranked.entity_id
                         UNION ALL SELECT l.content, l.source_type, l.source_id, l.url, 2 - l.rank FROM lex_text l WHERE l.entity_id = ranked.entity_id
                         UNION ALL SELECT e.content, e.source_type, e.source_id, e.url, 3 FROM embeddings e
-                         WHERE e.entity_type = ${t} AND e.entity_id = ranked.entity_id AND e.source_type = 'profile' AND ${modelWhere}) all_matches
+                         WHERE e.entity_type = ${t} AND e.entity_id = ranked.entity_id AND e.source_type = 'profile'
+                           AND e.source_id = 'profile' AND ${modelWhere}) all_matches
                       ORDER BY source_type, source_id, o) best
                     ORDER BY o LIMIT ${MATCHES_PER_RECORD}) m) AS matches
       FROM coverage LEFT JOIN ranked ON true
