@@ -26,6 +26,7 @@ export const SMOKE_RUNS: Record<string, string[]> = {
   "bench:news-ingest": [],
   "bench:signals-api": [],
   "bench:export": [],
+  "bench:semantic": [],
 };
 
 /** The bench scripts of package.json (bench:smoke, this runner, aside). */

@@ -111,6 +111,19 @@ const EnvSchema = z.object({
   WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(15),
   /** Time one delivery attempt may take (connect, send, response headers) before it counts as failed. */
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(0.5).default(10),
+  // ---- semantic search (docs/semantic-search.md)
+  /** Embed the catalogue in the background (the worker's sweep sends a low-priority job); false: only what is embedded explicitly. */
+  EMBEDDINGS_AUTO: z.enum(["true", "false"]).default("true"),
+  /** An OpenAI-compatible embeddings endpoint (POST {url}/embeddings); unset: the offline Universal Sentence Encoder lite (512 dims). */
+  EMBEDDINGS_BASE_URL: z.string().url().optional(),
+  /** The endpoint's model name (with EMBEDDINGS_BASE_URL); recorded with every vector, so another model embeds again. */
+  EMBEDDINGS_MODEL: z.string().trim().min(1).max(200).default("text-embedding-3-small"),
+  /** Bearer token of the endpoint (with EMBEDDINGS_BASE_URL). */
+  EMBEDDINGS_API_KEY: z.string().optional(),
+  /** Texts embedded per batch: one batch blocks the event loop about 12 ms per text with the offline model. */
+  EMBEDDINGS_BATCH_SIZE: z.coerce.number().int().min(1).max(512).default(16),
+  /** How long one background embedding job works (seconds); one is sent per period of twice this (at least 10 s): about half a core. */
+  EMBEDDINGS_JOB_SECONDS: z.coerce.number().min(1).max(900).default(5),
   // ---- news ingest (docs/signals.md, "Sources and ingest")
   /** How often the worker polls each registered news feed (a conditional GET: an unchanged feed costs one request). */
   NEWS_POLL_MINUTES: z.coerce.number().min(1).default(60),

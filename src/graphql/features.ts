@@ -29,6 +29,7 @@ import { intelligenceFeature } from "../features/research/intelligence/feature";
 import { newsFeature } from "../features/research/news/feature";
 import { opportunitiesFeature } from "../features/research/opportunities/feature";
 import { outreachFeature } from "../features/research/outreach/feature";
+import { semanticSearchFeature } from "../features/research/semantic-search/feature";
 import { wholeDictionary } from "./dictionary";
 import { installFeatures, type Feature } from "./feature";
 
@@ -53,6 +54,7 @@ export const FEATURES: readonly Feature[] = [
   newsFeature,
   opportunitiesFeature,
   outreachFeature,
+  semanticSearchFeature,
   // the account and its money
   organizationsFeature,
   projectsFeature,

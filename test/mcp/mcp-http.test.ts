@@ -73,6 +73,7 @@ describe("MCP over streamable HTTP (/mcp)", () => {
       "refresh_opportunity",
       "request_brief",
       "search",
+      "semantic_search",
       "signals_feed",
       "summarize",
       "unlock",

@@ -52,7 +52,14 @@ export async function createTestApp(
   options: { jobs?: "send" | "work"; db?: TestDb; metrics?: boolean } = {},
 ): Promise<TestApp> {
   const db = options.db ?? (await createTestDb());
-  const env = loadEnv({ LOG_LEVEL: "silent", API_KEY_CACHE_SECONDS: "0", ...GENEROUS_RATE_LIMITS, ...envOverrides });
+  // Background embedding off unless a test turns it on (test/support/env.ts says why).
+  const env = loadEnv({
+    LOG_LEVEL: "silent",
+    API_KEY_CACHE_SECONDS: "0",
+    EMBEDDINGS_AUTO: "false",
+    ...GENEROUS_RATE_LIMITS,
+    ...envOverrides,
+  });
   // Loaded only here: pg-boss (ESM, transformed by jest) stays out of test files that run no jobs.
   const jobs = options.jobs
     ? await (await import("../../src/compose-jobs")).startServiceJobs(db, env, { work: options.jobs === "work" })

@@ -5,3 +5,6 @@ process.env.LOG_LEVEL ??= "silent";
 for (const plan of ["FREE", "PRO", "ENTERPRISE"]) {
   process.env[`RATE_LIMIT_${plan}`] ??= "rate=1000000 burst=1000000 concurrency=100000 cost_rate=1000000000000 cost_burst=1000000000000";
 }
+// Background embedding loads the model and embeds whatever a test inserted in every app with a worker: off unless a
+// test turns it on (test/semantic-search embeds explicitly or sets EMBEDDINGS_AUTO itself).
+process.env.EMBEDDINGS_AUTO ??= "false";

@@ -884,6 +884,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/semantic-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /semantic-search
+         * @description Natural-language search over districts, schools or contacts (POST /semantic-search): 1 credit per search, charged only when it answers.
+         */
+        post: operations["postSemanticSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/signals": {
         parameters: {
             query?: never;
@@ -3250,6 +3270,35 @@ export interface components {
             /** @description Students per FTE teacher, a number >= 0. */
             student_teacher_ratio?: number | null;
         };
+        /** @description POST /semantic-search body. */
+        SemanticSearchInput: {
+            /** @description What to find, in plain words: at least 2 characters, at most 1000. A state named in it narrows the search like `state`. */
+            query: string;
+            /** @description What to return: district, school or contact. */
+            entity_type: components["schemas"]["SemanticSearchEntityType"];
+            /** @description Two-letter state abbreviation. */
+            state?: string | null;
+            /**
+             * Format: uuid
+             * @description Schools or contacts of this district (our id, UUID); not for districts.
+             */
+            district_id?: string | null;
+            /**
+             * Format: uuid
+             * @description Contacts of this school (our id, UUID); contacts only.
+             */
+            school_id?: string | null;
+            /**
+             * Format: int32
+             * @description Results to return, 1 to 500 (default 50).
+             */
+            limit?: number | null;
+        };
+        /**
+         * @description What a semantic search returns.
+         * @enum {string}
+         */
+        SemanticSearchEntityType: "district" | "school" | "contact";
         /** @description POST /unlock body: a single unlock (entityType, entityId) or a batch (entities). */
         UnlockInput: {
             /** @description Single unlock: what to unlock (with entityId). */
@@ -7400,6 +7449,84 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postSemanticSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SemanticSearchInput"];
+            };
+        };
+        responses: {
+            /** @description The records found, best first (`data`: districts, schools or contacts as entity_type says), with relevance, matches and coverage. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records found, best first: districts, schools or contacts as entity_type asked, served as their lists serve them. */
+                        data: components["schemas"]["DistrictRecord"][] | components["schemas"]["SchoolRecord"][] | components["schemas"]["ContactRecord"][];
+                        /** @description Any JSON value (ECMA-404), served as stored: an object for the free-form fields (key_facts, source_urls, icp ...). */
+                        relevance: unknown;
+                        /** @description Any JSON value (ECMA-404), served as stored: an object for the free-form fields (key_facts, source_urls, icp ...). */
+                        matches: unknown;
+                        /** @description How much of the searched records (after the filters) have vectors of the active embedding model. */
+                        coverage: {
+                            /**
+                             * Format: int32
+                             * @description Records with a vector of their profile.
+                             */
+                            embedded: number;
+                            /**
+                             * Format: int32
+                             * @description Records the search covers.
+                             */
+                            total: number;
+                        };
+                        /** @description Access over a whole result set (not the page): how many results are unlocked, how many locked ones would unlock instantly (processed) or after processing (unprocessed), and what unlocking every locked one costs. */
+                        _access_summary: {
+                            /**
+                             * Format: int32
+                             * @description Results over the whole result set (equals pagination.total).
+                             */
+                            total_results: number;
+                            /**
+                             * Format: int32
+                             * @description Results the caller's organization has unlocked.
+                             */
+                            unlocked: number;
+                            /**
+                             * Format: int32
+                             * @description Locked results that would unlock instantly (already processed).
+                             */
+                            locked_processed: number;
+                            /**
+                             * Format: int32
+                             * @description Locked results whose unlock would be pending until processing runs.
+                             */
+                            locked_unprocessed: number;
+                            /** @description Credits to unlock every locked result (cost per record × locked results). */
+                            unlock_all_cost: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
         };
     };

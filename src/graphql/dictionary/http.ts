@@ -72,6 +72,9 @@ export const HTTP_DICTIONARY = {
   UnlockBatchResponse: {
     results: "Each item's result, or its error body with its statusCode, in the order asked.",
   },
+  SemanticSearchResponse: {
+    data: "The records found, best first: districts, schools or contacts as entity_type asked, served as their lists serve them.",
+  },
   BriefPollResponse: {
     brief: "The brief, as GET /briefs answers it for its pair.",
   },

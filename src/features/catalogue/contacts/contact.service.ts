@@ -67,8 +67,11 @@ const UNLOCK = "u";
 
 const COLUMNS = selectColumnsSql("c", columnsOf(Contact));
 
-/** Contacts `c` with their parent: `ps` the school, or `pd` the district of a district-level contact (LISTED reads them). */
-const WITH_PARENT_SQL = `contacts c
+/**
+ * Contacts `c` with their parent: `ps` the school, or `pd` the district of a district-level contact (LISTED reads them).
+ * Exported with LISTED for searches that rank contacts their own way (semantic search): the rule stays here.
+ */
+export const WITH_PARENT_SQL = `contacts c
     LEFT JOIN schools ps ON ps.id = c.school_id
     LEFT JOIN districts pd ON pd.id = c.district_id AND c.school_id IS NULL`;
 
@@ -86,7 +89,7 @@ const fromSql = (org: string): string => `${WITH_PARENT_SQL}
  *   state-directory.ts) and has its parent.
  * A contact without a district or school parent is never listed. Over WITH_PARENT_SQL.
  */
-const LISTED = `(c.former_at IS NULL AND (coalesce(ps.status, pd.status) = 'completed'
+export const LISTED = `(c.former_at IS NULL AND (coalesce(ps.status, pd.status) = 'completed'
     OR coalesce(ps.content_extracted_at, pd.content_extracted_at) IS NOT NULL
     OR (c.source = 'state_directory' AND coalesce(ps.id, pd.id) IS NOT NULL)))`;
 
