@@ -116,6 +116,7 @@ describe("edmarket mcp (stdio)", () => {
         "refresh_opportunity",
         "request_brief",
         "search",
+        "semantic_search",
         "signals_feed",
         "summarize",
         "unlock",
