@@ -20,8 +20,26 @@ function routeOf({ operation, ...endpoint }: RestEndpoint): RouteSpec {
 
 const resource = (path: string): string => path.split("/")[1];
 
+/**
+ * Express takes the first route that matches: at the first position where one path has a fixed segment and the
+ * other a parameter, the fixed one goes first (`/districts/summary` before `/districts/:id`), whatever the
+ * features' order.
+ */
+function fixedBeforeParameter(a: string, b: string): number {
+  // Lexicographic over "is a parameter" per segment, a shorter path first when one is a prefix of the other: a total
+  // order, as Array.prototype.sort needs.
+  const [x, y] = [a.split("/"), b.split("/")];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const [px, py] = [x[i]!.startsWith(":"), y[i]!.startsWith(":")];
+    if (px !== py) return px ? 1 : -1;
+  }
+  return x.length - y.length;
+}
+
 export const routes: RouteSpec[] = INSTALLED.rest
   .map(routeOf)
   .map((route, n) => ({ route, n }))
-  .sort((a, b) => resource(a.route.path).localeCompare(resource(b.route.path)) || a.n - b.n)
+  .sort(
+    (a, b) => resource(a.route.path).localeCompare(resource(b.route.path)) || fixedBeforeParameter(a.route.path, b.route.path) || a.n - b.n,
+  )
   .map(({ route }) => route);

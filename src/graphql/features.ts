@@ -34,10 +34,10 @@ import { wholeDictionary } from "./dictionary";
 import { installFeatures, type Feature } from "./feature";
 
 export const FEATURES: readonly Feature[] = [
-  // the catalogue; summaries first, so /districts/summary is routed before /districts/:id
-  aggregatesFeature,
+  // the catalogue (rest-adapter/routes.ts routes /districts/summary before /districts/:id whatever this order)
   districtsFeature,
   schoolsFeature,
+  aggregatesFeature,
   statisticsFeature,
   assessmentsFeature,
   specialEducationFeature,

@@ -236,26 +236,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/districts/summary": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * GET /districts/summary
-         * @description Statistics of district metrics over the district list's filters, grouped (GET /districts/summary).
-         */
-        get: operations["getDistrictAggregates"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/districts": {
         parameters: {
             query?: never;
@@ -280,7 +260,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/districts/{id}": {
+    "/districts/summary": {
         parameters: {
             query?: never;
             header?: never;
@@ -288,10 +268,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /districts/{id}
-         * @description One district by our id (GET /districts/{id}); null when none has it.
+         * GET /districts/summary
+         * @description Statistics of district metrics over the district list's filters, grouped (GET /districts/summary).
          */
-        get: operations["getDistrict"];
+        get: operations["getDistrictAggregates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -312,6 +292,26 @@ export interface paths {
          * @description A district by its NCES id (LEAID, 7 digits); null when no district has it.
          */
         get: operations["getDistrictByFedId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/districts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /districts/{id}
+         * @description One district by our id (GET /districts/{id}); null when none has it.
+         */
+        get: operations["getDistrict"];
         put?: never;
         post?: never;
         delete?: never;
@@ -776,6 +776,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/schools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /schools
+         * @description Search schools. Same filters as GET /api/v1/schools.
+         */
+        get: operations["getSchools"];
+        put?: never;
+        /**
+         * POST /schools
+         * @description Search schools. Same filters as GET /api/v1/schools.
+         */
+        post: operations["postSchools"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/schools/summary": {
         parameters: {
             query?: never;
@@ -796,7 +820,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/schools": {
+    "/schools/by-fed-id/{fed_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -804,16 +828,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /schools
-         * @description Search schools. Same filters as GET /api/v1/schools.
+         * GET /schools/by-fed-id/{fed_id}
+         * @description A school by its NCES id (NCESSCH, 12 digits); null when no school has it.
          */
-        get: operations["getSchools"];
+        get: operations["getSchoolByFedId"];
         put?: never;
-        /**
-         * POST /schools
-         * @description Search schools. Same filters as GET /api/v1/schools.
-         */
-        post: operations["postSchools"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -842,26 +862,6 @@ export interface paths {
          * @description Edit a school's directory fields (internal plan only). PATCH /api/v1/schools/{id}.
          */
         patch: operations["patchUpdateSchool"];
-        trace?: never;
-    };
-    "/schools/by-fed-id/{fed_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * GET /schools/by-fed-id/{fed_id}
-         * @description A school by its NCES id (NCESSCH, 12 digits); null when no school has it.
-         */
-        get: operations["getSchoolByFedId"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/schools/{id}/events": {
@@ -1480,33 +1480,6 @@ export interface components {
          * @enum {string}
          */
         GradeLevel: "pre_k" | "elementary" | "middle" | "high";
-        /**
-         * @description What a summary groups records by.
-         * @enum {string}
-         */
-        AggregateGroupKey: "state" | "locale" | "district_type" | "county";
-        /** @description One group of a summary. */
-        AggregateGroupFields: {
-            /** @description The group's key values by group_by key ({} without group_by); null for records without a value. */
-            group: unknown;
-            /**
-             * Format: int32
-             * @description Records of the group (after every filter).
-             */
-            count: number;
-            /** @description Each requested stat:metric over the group's records that have a value (null when none does): count counts them, median is percentile_cont(0.5). JSON numbers. */
-            values: unknown;
-        };
-        /** @description Something the caller should know about this answer that is not an error (docs/metric-query.md). */
-        Notice: {
-            /**
-             * @description history_gated: the free plan shows only each metric's latest year of a record it does not follow, so the metric query's other years and changes read as null for it (filters on them match only is_null).
-             * @enum {string}
-             */
-            code: "history_gated";
-            /** @description The same in words: which school years were withheld, and how to see them (follow the record, or a paid plan). */
-            message: string;
-        };
         /**
          * @description Sort columns of districts (orderBy / order_by).
          * @enum {string}
@@ -2290,6 +2263,33 @@ export interface components {
                  */
                 filed_at: string;
             } | null;
+        };
+        /** @description Something the caller should know about this answer that is not an error (docs/metric-query.md). */
+        Notice: {
+            /**
+             * @description history_gated: the free plan shows only each metric's latest year of a record it does not follow, so the metric query's other years and changes read as null for it (filters on them match only is_null).
+             * @enum {string}
+             */
+            code: "history_gated";
+            /** @description The same in words: which school years were withheld, and how to see them (follow the record, or a paid plan). */
+            message: string;
+        };
+        /**
+         * @description What a summary groups records by.
+         * @enum {string}
+         */
+        AggregateGroupKey: "state" | "locale" | "district_type" | "county";
+        /** @description One group of a summary. */
+        AggregateGroupFields: {
+            /** @description The group's key values by group_by key ({} without group_by); null for records without a value. */
+            group: unknown;
+            /**
+             * Format: int32
+             * @description Records of the group (after every filter).
+             */
+            count: number;
+            /** @description Each requested stat:metric over the group's records that have a value (null when none does): count counts them, median is percentile_cont(0.5). JSON numbers. */
+            values: unknown;
         };
         /** @description A dated event in a district's or school's timeline (board meeting, press release ...). Public, but an event restating gated intelligence (eventType board_meeting, rfp_posted, contract_award, grant_award, budget_adopted, leadership_change) is served in a public form until the caller's organization unlocks the district or school: a generic title, description and sourceUrl null. Written by the extraction pipeline (docs/extraction.md); demo rows for the demo layer's completed records. */
         TimelineEventRecord: {
@@ -5031,111 +5031,6 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
-    getDistrictAggregates: {
-        parameters: {
-            query?: {
-                /** @description Two-letter state abbreviation. */
-                state?: string;
-                /** @description Text contained in the district name (case-insensitive). */
-                search?: string;
-                /** @description Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status). */
-                status?: components["schemas"]["PipelineStatus"];
-                /** @description Our district ids (UUID). */
-                ids?: string[];
-                /** @description NCES district ids (LEAID, 7 digits), at most 1,000. */
-                fed_ids?: string[];
-                /** @description Districts whose record changed at or after this instant (last_updated_at), for incremental sync. */
-                updated_since?: string;
-                /** @description A district list of the caller's organization: its districts. Another organization's list or an unknown id is a 404 not_found; a list that holds other than districts is a 400. */
-                list_id?: string;
-                /** @description Enrolled students (studentCount) at least this many. */
-                min_enrollment?: number;
-                /** @description Enrolled students (studentCount) at most this many. */
-                max_enrollment?: number;
-                /** @description Operational schools (count, schoolCount) at least this many. */
-                min_school_count?: number;
-                /** @description Operational schools (count, schoolCount) at most this many. */
-                max_school_count?: number;
-                /** @description Revenue per enrolled student (revenuePerStudent, USD) at least. */
-                min_revenue_per_student?: number;
-                /** @description Revenue per enrolled student (revenuePerStudent, USD) at most. */
-                max_revenue_per_student?: number;
-                /** @description Total expenditures per enrolled student (expendituresPerStudent, USD) at least. */
-                min_expenditures_per_student?: number;
-                /** @description Total expenditures per enrolled student (expendituresPerStudent, USD) at most. */
-                max_expenditures_per_student?: number;
-                /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at least. */
-                min_student_teacher_ratio?: number;
-                /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at most. */
-                max_student_teacher_ratio?: number;
-                /** @description All staff in FTE (totalStaff) at least. */
-                min_total_staff?: number;
-                /** @description All staff in FTE (totalStaff) at most. */
-                max_total_staff?: number;
-                /** @description NCES locale bucket (first digit of the locale code); only districts with a locale (CA, FL, MI, WA) can match. */
-                locale?: components["schemas"]["LocaleBucket"];
-                /** @description Federal district type (NCES LEA type text), exact, case-insensitive. */
-                district_type?: string;
-                /** @description Text contained in the county name (case-insensitive), at most 200 characters. */
-                county?: string;
-                /** @description Cities of the district's physical address (physicalCity), exact names, any case. */
-                city?: string[];
-                /** @description Districts whose grade span covers any of these grade buckets (GradeLevel). */
-                grade_levels?: components["schemas"]["GradeLevel"][];
-                /** @description Districts using any of these vendors (ids). Matches only records the caller's organization has unlocked. */
-                vendor_ids?: string[];
-                /** @description Districts using a vendor of this category. Matches only unlocked records. */
-                vendor_category?: components["schemas"]["VendorCategory"];
-                /** @description Districts with an extracted pain point of this category. Matches only unlocked records. */
-                pain_point_category?: components["schemas"]["PainPointCategory"];
-                /** @description Districts with (true) or without (false) extracted pain points. Matches only unlocked records. */
-                has_pain_points?: boolean;
-                /** @description Districts receiving funding of this source. Matches only unlocked records. */
-                funding_source?: components["schemas"]["FundingSource"];
-                /** @description Districts with (true) or without (false) extracted funding. Matches only unlocked records. */
-                has_funding?: boolean;
-                /** @description Districts with (true) or without (false) an extracted contract expiring within 6 months. Matches only unlocked records. */
-                has_expiring_contracts?: boolean;
-                /** @description Districts with a bid of this status (open: deadline not passed). Matches only unlocked records. */
-                rfp_status?: components["schemas"]["BidStatus"];
-                /** @description Metric query JSON (contract section 8) with "filters" only; its lookups count in the query cost (docs/limits.md). On the free plan, years history gating withholds read as null (docs/metric-query.md). */
-                metric_query?: string;
-                /** @description Keys to group by, at most once each, in sort order: state, locale, district_type, county. Omitted: one group of every matching record. */
-                group_by?: components["schemas"]["AggregateGroupKey"][];
-                /** @description stat:metric items, at most 20, each once; stat one of count, sum, avg, min, max, median; metric from GET /metrics?entity_type=district. Each counts 10,000 in the query cost. */
-                aggregates?: string[];
-                /** @description A school year (school_year_start, four digits) or latest (default: each record's own latest year with the metric). History-gated as the metric query: on the free plan an unfollowed record's value of another year is null. */
-                year?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
-                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description The groups; one group (possibly of 0 records) without group_by, no group when nothing matches a grouping. */
-                        data: components["schemas"]["AggregateGroupFields"][];
-                        /** @description Present only when there is something to say: a metric query of the free plan that reads years history gating withholds (code history_gated). */
-                        notices?: components["schemas"]["Notice"][];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            500: components["responses"]["Error500"];
-        };
-    };
     getDistricts: {
         parameters: {
             query?: {
@@ -5444,7 +5339,112 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
-    getDistrict: {
+    getDistrictAggregates: {
+        parameters: {
+            query?: {
+                /** @description Two-letter state abbreviation. */
+                state?: string;
+                /** @description Text contained in the district name (case-insensitive). */
+                search?: string;
+                /** @description Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status). */
+                status?: components["schemas"]["PipelineStatus"];
+                /** @description Our district ids (UUID). */
+                ids?: string[];
+                /** @description NCES district ids (LEAID, 7 digits), at most 1,000. */
+                fed_ids?: string[];
+                /** @description Districts whose record changed at or after this instant (last_updated_at), for incremental sync. */
+                updated_since?: string;
+                /** @description A district list of the caller's organization: its districts. Another organization's list or an unknown id is a 404 not_found; a list that holds other than districts is a 400. */
+                list_id?: string;
+                /** @description Enrolled students (studentCount) at least this many. */
+                min_enrollment?: number;
+                /** @description Enrolled students (studentCount) at most this many. */
+                max_enrollment?: number;
+                /** @description Operational schools (count, schoolCount) at least this many. */
+                min_school_count?: number;
+                /** @description Operational schools (count, schoolCount) at most this many. */
+                max_school_count?: number;
+                /** @description Revenue per enrolled student (revenuePerStudent, USD) at least. */
+                min_revenue_per_student?: number;
+                /** @description Revenue per enrolled student (revenuePerStudent, USD) at most. */
+                max_revenue_per_student?: number;
+                /** @description Total expenditures per enrolled student (expendituresPerStudent, USD) at least. */
+                min_expenditures_per_student?: number;
+                /** @description Total expenditures per enrolled student (expendituresPerStudent, USD) at most. */
+                max_expenditures_per_student?: number;
+                /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at least. */
+                min_student_teacher_ratio?: number;
+                /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at most. */
+                max_student_teacher_ratio?: number;
+                /** @description All staff in FTE (totalStaff) at least. */
+                min_total_staff?: number;
+                /** @description All staff in FTE (totalStaff) at most. */
+                max_total_staff?: number;
+                /** @description NCES locale bucket (first digit of the locale code); only districts with a locale (CA, FL, MI, WA) can match. */
+                locale?: components["schemas"]["LocaleBucket"];
+                /** @description Federal district type (NCES LEA type text), exact, case-insensitive. */
+                district_type?: string;
+                /** @description Text contained in the county name (case-insensitive), at most 200 characters. */
+                county?: string;
+                /** @description Cities of the district's physical address (physicalCity), exact names, any case. */
+                city?: string[];
+                /** @description Districts whose grade span covers any of these grade buckets (GradeLevel). */
+                grade_levels?: components["schemas"]["GradeLevel"][];
+                /** @description Districts using any of these vendors (ids). Matches only records the caller's organization has unlocked. */
+                vendor_ids?: string[];
+                /** @description Districts using a vendor of this category. Matches only unlocked records. */
+                vendor_category?: components["schemas"]["VendorCategory"];
+                /** @description Districts with an extracted pain point of this category. Matches only unlocked records. */
+                pain_point_category?: components["schemas"]["PainPointCategory"];
+                /** @description Districts with (true) or without (false) extracted pain points. Matches only unlocked records. */
+                has_pain_points?: boolean;
+                /** @description Districts receiving funding of this source. Matches only unlocked records. */
+                funding_source?: components["schemas"]["FundingSource"];
+                /** @description Districts with (true) or without (false) extracted funding. Matches only unlocked records. */
+                has_funding?: boolean;
+                /** @description Districts with (true) or without (false) an extracted contract expiring within 6 months. Matches only unlocked records. */
+                has_expiring_contracts?: boolean;
+                /** @description Districts with a bid of this status (open: deadline not passed). Matches only unlocked records. */
+                rfp_status?: components["schemas"]["BidStatus"];
+                /** @description Metric query JSON (contract section 8) with "filters" only; its lookups count in the query cost (docs/limits.md). On the free plan, years history gating withholds read as null (docs/metric-query.md). */
+                metric_query?: string;
+                /** @description Keys to group by, at most once each, in sort order: state, locale, district_type, county. Omitted: one group of every matching record. */
+                group_by?: components["schemas"]["AggregateGroupKey"][];
+                /** @description stat:metric items, at most 20, each once; stat one of count, sum, avg, min, max, median; metric from GET /metrics?entity_type=district. Each counts 10,000 in the query cost. */
+                aggregates?: string[];
+                /** @description A school year (school_year_start, four digits) or latest (default: each record's own latest year with the metric). History-gated as the metric query: on the free plan an unfollowed record's value of another year is null. */
+                year?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The groups; one group (possibly of 0 records) without group_by, no group when nothing matches a grouping. */
+                        data: components["schemas"]["AggregateGroupFields"][];
+                        /** @description Present only when there is something to say: a metric query of the free plan that reads years history gating withholds (code history_gated). */
+                        notices?: components["schemas"]["Notice"][];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getDistrictByFedId: {
         parameters: {
             query?: never;
             header?: {
@@ -5452,8 +5452,8 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description Our district id (UUID). */
-                id: string;
+                /** @description NCES LEAID, 7 digits (leading zeros kept). */
+                fed_id: string;
             };
             cookie?: never;
         };
@@ -5489,7 +5489,7 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
-    getDistrictByFedId: {
+    getDistrict: {
         parameters: {
             query?: never;
             header?: {
@@ -5497,8 +5497,8 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description NCES LEAID, 7 digits (leading zeros kept). */
-                fed_id: string;
+                /** @description Our district id (UUID). */
+                id: string;
             };
             cookie?: never;
         };
@@ -6915,97 +6915,6 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
-    getSchoolAggregates: {
-        parameters: {
-            query?: {
-                /** @description Schools of this district (our district id, UUID). */
-                district_id?: string;
-                /** @description Our school ids (UUID). */
-                ids?: string[];
-                /** @description NCES school ids (NCESSCH, 12 digits), at most 1,000. */
-                fed_ids?: string[];
-                /** @description Schools whose record changed at or after this instant (last_updated_at), for incremental sync. */
-                updated_since?: string;
-                /** @description Two-letter state abbreviation. */
-                state?: string;
-                /** @description Text contained in the school name (case-insensitive). */
-                search?: string;
-                /** @description Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status). */
-                status?: components["schemas"]["PipelineStatus"];
-                /** @description Enrolled students (studentCount, persons) at least this many. */
-                min_enrollment?: number;
-                /** @description Enrolled students (studentCount, persons) at most this many. */
-                max_enrollment?: number;
-                /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at least. */
-                min_student_teacher_ratio?: number;
-                /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at most. */
-                max_student_teacher_ratio?: number;
-                /** @description Federal school type (NCES school type text), exact, case-insensitive. */
-                school_type?: string;
-                /** @description Schools whose grade span covers any of these grade buckets (GradeLevel). */
-                grade_levels?: components["schemas"]["GradeLevel"][];
-                /** @description NCES locale bucket (first digit of the locale code). */
-                locale?: components["schemas"]["LocaleBucket"];
-                /** @description Text contained in the county name (case-insensitive), at most 200 characters. */
-                county?: string;
-                /** @description A school list of the caller's organization: its schools. Another organization's list or an unknown id is a 404 not_found; a list that holds other than schools is a 400. */
-                list_id?: string;
-                /** @description Schools whose district is in any of these district lists of the caller's organization. Another organization's list or an unknown id is a 404 not_found; a list that holds other than districts is a 400. */
-                district_list_ids?: string[];
-                /** @description Schools using any of these vendors (ids). Matches only records the caller's organization has unlocked. */
-                vendor_ids?: string[];
-                /** @description Schools using a vendor of this category. Matches only unlocked records. */
-                vendor_category?: components["schemas"]["VendorCategory"];
-                /** @description Schools with an extracted pain point of this category. Matches only unlocked records. */
-                pain_point_category?: components["schemas"]["PainPointCategory"];
-                /** @description Schools with (true) or without (false) extracted pain points. Matches only unlocked records. */
-                has_pain_points?: boolean;
-                /** @description Schools receiving funding of this source. Matches only unlocked records. */
-                funding_source?: components["schemas"]["FundingSource"];
-                /** @description Schools with (true) or without (false) extracted funding. Matches only unlocked records. */
-                has_funding?: boolean;
-                /** @description Schools with (true) or without (false) an extracted contract expiring within 6 months. Matches only unlocked records. */
-                has_expiring_contracts?: boolean;
-                /** @description Schools with a bid of this status (open: deadline not passed). Matches only unlocked records. */
-                rfp_status?: components["schemas"]["BidStatus"];
-                /** @description Metric query JSON (contract section 8) with "filters" only; its lookups count in the query cost (docs/limits.md). On the free plan, years history gating withholds read as null (docs/metric-query.md). */
-                metric_query?: string;
-                /** @description Keys to group by, at most once each, in sort order: state, locale, district_type, county (district_type: the school's district's). Omitted: one group of every matching record. */
-                group_by?: components["schemas"]["AggregateGroupKey"][];
-                /** @description stat:metric items, at most 20, each once; stat one of count, sum, avg, min, max, median; metric from GET /metrics?entity_type=school. Each counts 10,000 in the query cost. */
-                aggregates?: string[];
-                /** @description A school year (school_year_start, four digits) or latest (default: each record's own latest year with the metric). History-gated as the metric query: on the free plan an unfollowed record's value of another year is null. */
-                year?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
-                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description The groups; one group (possibly of 0 records) without group_by, no group when nothing matches a grouping. */
-                        data: components["schemas"]["AggregateGroupFields"][];
-                        /** @description Present only when there is something to say: a metric query of the free plan that reads years history gating withholds (code history_gated). */
-                        notices?: components["schemas"]["Notice"][];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            500: components["responses"]["Error500"];
-        };
-    };
     getSchools: {
         parameters: {
             query?: {
@@ -7289,6 +7198,142 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
+    getSchoolAggregates: {
+        parameters: {
+            query?: {
+                /** @description Schools of this district (our district id, UUID). */
+                district_id?: string;
+                /** @description Our school ids (UUID). */
+                ids?: string[];
+                /** @description NCES school ids (NCESSCH, 12 digits), at most 1,000. */
+                fed_ids?: string[];
+                /** @description Schools whose record changed at or after this instant (last_updated_at), for incremental sync. */
+                updated_since?: string;
+                /** @description Two-letter state abbreviation. */
+                state?: string;
+                /** @description Text contained in the school name (case-insensitive). */
+                search?: string;
+                /** @description Only records whose extraction pipeline status is this: pending, processing, completed or error (omitted: any status). */
+                status?: components["schemas"]["PipelineStatus"];
+                /** @description Enrolled students (studentCount, persons) at least this many. */
+                min_enrollment?: number;
+                /** @description Enrolled students (studentCount, persons) at most this many. */
+                max_enrollment?: number;
+                /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at least. */
+                min_student_teacher_ratio?: number;
+                /** @description Students per FTE teacher (studentTeacherRatio, a ratio) at most. */
+                max_student_teacher_ratio?: number;
+                /** @description Federal school type (NCES school type text), exact, case-insensitive. */
+                school_type?: string;
+                /** @description Schools whose grade span covers any of these grade buckets (GradeLevel). */
+                grade_levels?: components["schemas"]["GradeLevel"][];
+                /** @description NCES locale bucket (first digit of the locale code). */
+                locale?: components["schemas"]["LocaleBucket"];
+                /** @description Text contained in the county name (case-insensitive), at most 200 characters. */
+                county?: string;
+                /** @description A school list of the caller's organization: its schools. Another organization's list or an unknown id is a 404 not_found; a list that holds other than schools is a 400. */
+                list_id?: string;
+                /** @description Schools whose district is in any of these district lists of the caller's organization. Another organization's list or an unknown id is a 404 not_found; a list that holds other than districts is a 400. */
+                district_list_ids?: string[];
+                /** @description Schools using any of these vendors (ids). Matches only records the caller's organization has unlocked. */
+                vendor_ids?: string[];
+                /** @description Schools using a vendor of this category. Matches only unlocked records. */
+                vendor_category?: components["schemas"]["VendorCategory"];
+                /** @description Schools with an extracted pain point of this category. Matches only unlocked records. */
+                pain_point_category?: components["schemas"]["PainPointCategory"];
+                /** @description Schools with (true) or without (false) extracted pain points. Matches only unlocked records. */
+                has_pain_points?: boolean;
+                /** @description Schools receiving funding of this source. Matches only unlocked records. */
+                funding_source?: components["schemas"]["FundingSource"];
+                /** @description Schools with (true) or without (false) extracted funding. Matches only unlocked records. */
+                has_funding?: boolean;
+                /** @description Schools with (true) or without (false) an extracted contract expiring within 6 months. Matches only unlocked records. */
+                has_expiring_contracts?: boolean;
+                /** @description Schools with a bid of this status (open: deadline not passed). Matches only unlocked records. */
+                rfp_status?: components["schemas"]["BidStatus"];
+                /** @description Metric query JSON (contract section 8) with "filters" only; its lookups count in the query cost (docs/limits.md). On the free plan, years history gating withholds read as null (docs/metric-query.md). */
+                metric_query?: string;
+                /** @description Keys to group by, at most once each, in sort order: state, locale, district_type, county (district_type: the school's district's). Omitted: one group of every matching record. */
+                group_by?: components["schemas"]["AggregateGroupKey"][];
+                /** @description stat:metric items, at most 20, each once; stat one of count, sum, avg, min, max, median; metric from GET /metrics?entity_type=school. Each counts 10,000 in the query cost. */
+                aggregates?: string[];
+                /** @description A school year (school_year_start, four digits) or latest (default: each record's own latest year with the metric). History-gated as the metric query: on the free plan an unfollowed record's value of another year is null. */
+                year?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The groups; one group (possibly of 0 records) without group_by, no group when nothing matches a grouping. */
+                        data: components["schemas"]["AggregateGroupFields"][];
+                        /** @description Present only when there is something to say: a metric query of the free plan that reads years history gating withholds (code history_gated). */
+                        notices?: components["schemas"]["Notice"][];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getSchoolByFedId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this endpoint answered before: 304 with no body while the record reads the same. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description NCES school id (NCESSCH), 12 digits. */
+                fed_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
+                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The record (or records) asked for. */
+                        data: components["schemas"]["SchoolRecord"];
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+        };
+    };
     getSchool: {
         parameters: {
             query?: never;
@@ -7371,51 +7416,6 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    getSchoolByFedId: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description An ETag this endpoint answered before: 304 with no body while the record reads the same. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description NCES school id (NCESSCH), 12 digits. */
-                fed_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-Query-Cost": components["headers"]["X-Query-Cost"];
-                    "X-Query-Cost-Limit": components["headers"]["X-Query-Cost-Limit"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description The record (or records) asked for. */
-                        data: components["schemas"]["SchoolRecord"];
-                    };
-                };
-            };
-            /** @description Not Modified: If-None-Match named the current ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
         };
     };
