@@ -14,7 +14,6 @@
  */
 import "reflect-metadata";
 import type http from "node:http";
-import { Client } from "pg";
 import { restAdapter } from "../rest-adapter";
 import { createApp } from "../src/app";
 import { loadEnv } from "../src/config/env";
@@ -23,7 +22,7 @@ import { migrate } from "../src/db/migrate";
 import { createApiKey } from "../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../src/features/account/organizations/organization.service";
 import { createHttpServer } from "../src/http-server";
-import { log, round, SMOKE } from "./harness";
+import { freshBenchDatabase, log, round, SMOKE } from "./harness";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DATABASE = SMOKE ? "edm_export_bench_smoke" : "edm_export_bench";
@@ -59,13 +58,8 @@ async function exportOnce(url: string, apiKey: string, accept: string): Promise<
 }
 
 async function main(): Promise<void> {
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DATABASE}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${DATABASE}`;
-  const db = await createDb({ databaseUrl: url.toString(), poolSize: 4 });
+  const bench = await freshBenchDatabase(ADMIN_URL, DATABASE);
+  const db = await createDb({ databaseUrl: bench.url, poolSize: 4 });
   let server: http.Server | undefined;
   let stop: (() => Promise<void>) | undefined;
   try {
@@ -113,8 +107,7 @@ async function main(): Promise<void> {
     if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
     await stop?.();
     await db.close();
-    if (!KEEP) await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-    await admin.end();
+    await bench.drop(KEEP);
   }
 }
 

@@ -292,3 +292,23 @@ export function parseBenchArgs(
     serviceRoot: argv.includes("--service-root") ? path.resolve(argv[argv.indexOf("--service-root") + 1]) : ownRoot,
   };
 }
+
+/**
+ * A new database `name` on the bench server (a leftover of an interrupted run dropped first), for the in-process
+ * benches: its URL, and `drop` to call when done (it keeps the database when `keep`).
+ */
+export async function freshBenchDatabase(adminUrl: string, name: string): Promise<{ url: string; drop: (keep: boolean) => Promise<void> }> {
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async (keep) => {
+      if (!keep) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}

@@ -29,7 +29,7 @@ import { createApiKey } from "../src/features/account/organizations/api-keys.ser
 import { createOrganization } from "../src/features/account/organizations/organization.service";
 import { createHttpServer } from "../src/http-server";
 import { SIGNAL_TYPES } from "../src/features/research/news/analysis/types";
-import { log, round, SMOKE } from "./harness";
+import { freshBenchDatabase, log, round, SMOKE } from "./harness";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DATABASE = SMOKE ? "edm_signals_api_bench_smoke" : "edm_signals_api_bench";
@@ -121,18 +121,14 @@ async function load(url: string): Promise<void> {
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function main(): Promise<void> {
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DATABASE}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${DATABASE}`;
-  const db = await createDb({ databaseUrl: url.toString(), poolSize: 4 });
+  const bench = await freshBenchDatabase(ADMIN_URL, DATABASE);
+
+  const db = await createDb({ databaseUrl: bench.url, poolSize: 4 });
   let server: http.Server | undefined;
   let stop: (() => Promise<void>) | undefined;
   try {
     await migrate(db);
-    await load(url.toString());
+    await load(bench.url);
     const { organizationId } = await createOrganization(db, {
       name: "Bench Signals",
       plan: "internal",
@@ -202,8 +198,7 @@ async function main(): Promise<void> {
     if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
     await stop?.();
     await db.close();
-    if (!KEEP) await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-    await admin.end();
+    await bench.drop(KEEP);
   }
 }
 
