@@ -341,6 +341,32 @@ describe("demo layer", () => {
     expect(duplicates).toBeGreaterThan(0);
   });
 
+  it("invents no leader where a state directory names the real one: the district's other demo people stay", async () => {
+    const demoPeople = (districtId: string) =>
+      db.query<{ id: string; title: string }>(
+        `SELECT id, title FROM contacts WHERE district_id = $1 AND school_id IS NULL AND data_source = 'demo' ORDER BY id`,
+        [districtId],
+      );
+    const [{ district_id: districtId }] = await db.query<{ district_id: string }>(
+      `SELECT district_id FROM contacts WHERE data_source = 'demo' AND title = 'Superintendent' AND school_id IS NULL ORDER BY district_id LIMIT 1`,
+    );
+    const before = await demoPeople(districtId);
+    expect(before.map((c) => c.title)).toContain("Superintendent");
+    await db.query(
+      `INSERT INTO contacts (name, title, state, district_id, is_district_contact, source, data_source)
+       SELECT 'Real Person', 'Superintendent', state, id, true, 'state_directory', 'test_state_directory' FROM districts WHERE id = $1`,
+      [districtId],
+    );
+    await seedDemoLayer(db, { referenceDay: first.referenceDay });
+    const after = await demoPeople(districtId);
+    expect(after.filter((c) => /^Superintendent/.test(c.title))).toEqual([]);
+    expect(after).toEqual(before.filter((c) => !/^Superintendent/.test(c.title)));
+    // Without the directory's person the demo leader comes back: the run is a function of the catalogue.
+    await db.query(`DELETE FROM contacts WHERE data_source = 'test_state_directory'`);
+    await seedDemoLayer(db, { referenceDay: first.referenceDay });
+    expect(await fingerprint()).toEqual(thirdPrint);
+  });
+
   it("writes timeline events, articles and signals within the contract's lists and dates", async () => {
     const events = await db.query<{ event_type: string; outside: boolean; entity_ok: boolean }>(
       `SELECT e.event_type, (e.event_date < $1::date - 1036 OR e.event_date >= $1::date) AS outside,

@@ -46,7 +46,11 @@ export interface ContactRows {
   byEntity: Map<string, DemoRow[]>;
 }
 
-export function buildContacts(seed: number, entities: readonly DemoEntity[]): ContactRows {
+/**
+ * `realLeads`: ids of entities whose leader (a district's superintendent, a school's principal) an official state
+ * directory names: the demo invents no second person in that role beside the real one (issue 25 point 3).
+ */
+export function buildContacts(seed: number, entities: readonly DemoEntity[], realLeads: ReadonlySet<string> = new Set()): ContactRows {
   const result: ContactRows = { contacts: [], byEntity: new Map() };
   const rotation = new Rotation();
 
@@ -56,9 +60,12 @@ export function buildContacts(seed: number, entities: readonly DemoEntity[]): Co
     const titles: string[] = isDistrict
       ? ["Superintendent", "Director of Technology", ...rng.sample(DISTRICT_CONTACT_TITLES.slice(2), rng.int(1, 2))]
       : ["Principal", ...(rng.chance(0.5) ? rng.sample(SCHOOL_CONTACT_TITLES.slice(1), 1) : [])];
-    const people = titles.map((title, k) => ({ title, k, first: rng.pick(FIRST_NAMES), last: rng.pick(LAST_NAMES) }));
+    const drawn = titles.map((title, k) => ({ title, k, first: rng.pick(FIRST_NAMES), last: rng.pick(LAST_NAMES) }));
+    // The leader (k 0) is left out where a state directory names the real one; names are drawn first, so the
+    // other people stay who they were.
+    const people = realLeads.has(entity.id) ? drawn.slice(1) : drawn;
     // The duplicate: the same superintendent found again on another demo page (same person, same key).
-    const duplicateOf = isDistrict && entity.index % 5 === 0 ? people[0] : undefined;
+    const duplicateOf = isDistrict && entity.index % 5 === 0 && !realLeads.has(entity.id) ? people[0] : undefined;
     if (duplicateOf) people.push({ ...duplicateOf, title: "Superintendent of Schools", k: people.length });
 
     const rows: DemoRow[] = [];

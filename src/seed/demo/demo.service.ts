@@ -122,11 +122,19 @@ export async function seedDemoLayer(db: Db, options: SeedDemoOptions = {}): Prom
     const districts = selection.completedDistricts.map(districtEntity);
     const schools = selection.completedSchools.map(schoolEntity);
     const entities = [...districts, ...schools];
+    // Hand-written: bulk demo seed on `q`. Entities whose leader a state directory names (src/ingest/sources/state-directory.ts).
+    const leads = await q.query<{ id: string }>(
+      `SELECT DISTINCT coalesce(c.school_id, c.district_id) AS id FROM contacts c
+        WHERE c.source = 'state_directory' AND c.former_at IS NULL AND (c.school_id IS NOT NULL OR c.is_district_contact)
+          AND coalesce(c.school_id, c.district_id) = ANY($1::uuid[])`,
+      [entities.map((e) => e.id)],
+    );
+    const realLeads = new Set(leads.map((r) => r.id));
 
     // Every builder below counts its dates from the reference day; synchronous, so nothing interleaves.
     const { rowsByTable, districtUpdates, schoolUpdates } = withReferenceDay(day, () => {
       const intelligence = buildIntelligence(seed, entities);
-      const contacts = buildContacts(seed, entities);
+      const contacts = buildContacts(seed, entities, realLeads);
       const news = buildNews(seed, entities);
       const assessmentTargets: AssessmentTarget[] = [
         ...districts
