@@ -224,12 +224,15 @@ describe("isolation of every private resource (issue 26)", () => {
       lists: [
         { rest: { method: "get", path: () => "/webhooks" } },
         { graphql: { query: "{ webhooks { id url } }", variables: () => ({}) } },
+        { mcp: { tool: "list_webhooks", args: () => ({}) } },
       ],
       byId: [
         { rest: { method: "get", path: (id) => `/webhooks/${id}/deliveries` } },
         { graphql: { query: `query($id: UUID!) { webhookDeliveries(webhookId: $id) { id } }`, variables: (id) => ({ id }) } },
+        { mcp: { tool: "webhook_deliveries", args: (id) => ({ webhook_id: id }) } },
         { rest: { method: "delete", path: (id) => `/webhooks/${id}` } },
         { graphql: { query: `mutation($id: UUID!) { deleteWebhook(webhookId: $id) { id } }`, variables: (id) => ({ id }) } },
+        { mcp: { tool: "delete_webhook", args: (id) => ({ webhook_id: id }) } },
       ],
       readBack: async () => ({
         webhooks: (await rest(aKey(), "get", "/webhooks").expect(200)).body,

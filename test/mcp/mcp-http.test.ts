@@ -58,12 +58,15 @@ describe("MCP over streamable HTTP (/mcp)", () => {
     const { tools } = await pro.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       "create_project",
+      "create_webhook",
+      "delete_webhook",
       "details",
       "file_bid",
       "get_brief",
       "list_email_templates",
       "list_opportunities",
       "list_projects",
+      "list_webhooks",
       "metric_query",
       "metrics",
       "news_article",
@@ -77,6 +80,7 @@ describe("MCP over streamable HTTP (/mcp)", () => {
       "signals_feed",
       "summarize",
       "unlock",
+      "webhook_deliveries",
     ]);
     const search = tools.find((tool) => tool.name === "search")!;
     const filters = (search.inputSchema.properties as any).filter.anyOf;

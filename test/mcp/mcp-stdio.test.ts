@@ -101,12 +101,15 @@ describe("edmarket mcp (stdio)", () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([
         "create_project",
+        "create_webhook",
+        "delete_webhook",
         "details",
         "file_bid",
         "get_brief",
         "list_email_templates",
         "list_opportunities",
         "list_projects",
+        "list_webhooks",
         "metric_query",
         "metrics",
         "news_article",
@@ -120,6 +123,7 @@ describe("edmarket mcp (stdio)", () => {
         "signals_feed",
         "summarize",
         "unlock",
+        "webhook_deliveries",
       ]);
 
       const page = body((await client.callTool({ name: "search", arguments: { entity: "districts", filter: { state: "WY" } } })) as Result);

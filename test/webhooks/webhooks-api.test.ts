@@ -5,6 +5,8 @@
  * organization, and the outbox writes nothing for a rolled-back change.
  */
 import http from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { AddressInfo } from "node:net";
 import { attemptDelivery } from "../../src/features/account/webhooks/webhook.delivery";
 import { WEBHOOKS_PER_ORGANIZATION } from "../../src/features/account/webhooks/webhook.inputs";
@@ -174,5 +176,48 @@ describe("webhooks API", () => {
     expect(rows.map((r) => [r.webhook_id, r.event_type, r.payload, r.status])).toEqual([
       [created.body.data.id, "brief.ready", { id: "committed" }, "pending"],
     ]);
+  });
+});
+
+describe("webhooks over MCP", () => {
+  let t: TestApp;
+  let client: Client;
+  beforeAll(async () => {
+    t = await createTestApp();
+    client = new Client({ name: "webhooks-test", version: "1.0.0" });
+    const url = new URL(`http://127.0.0.1:${(t.server.address() as AddressInfo).port}/mcp`);
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${t.keys.pro}` } } }));
+  });
+  afterAll(async () => {
+    await client?.close();
+    await t?.close();
+  });
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+    return { isError: Boolean(result.isError), body: JSON.parse(result.content[0]!.text) };
+  };
+
+  it("creates (secret once), lists, reads the delivery log and deletes, as the REST endpoints do", async () => {
+    const created = await call("create_webhook", { url: PUBLIC_URL, events: ["brief.ready"] });
+    expect(created.isError).toBe(false);
+    expect(created.body.data).toMatchObject({ url: PUBLIC_URL, events: ["brief.ready"], secret: expect.stringMatching(/^whsec_/) });
+    const id = created.body.data.id as string;
+    const listed = await call("list_webhooks", {});
+    expect(listed.body.data).toEqual([expect.objectContaining({ id, url: PUBLIC_URL, enabled: true })]);
+    expect(JSON.stringify(listed.body)).not.toContain("whsec_");
+    expect((await call("webhook_deliveries", { webhook_id: id, limit: 5 })).body).toEqual({ data: [] });
+    expect((await call("delete_webhook", { webhook_id: id })).body).toEqual({ data: { id } });
+    expect((await call("list_webhooks", {})).body).toEqual({ data: [] });
+  });
+
+  it("refuses bad arguments with bad_request and an unknown id with not_found", async () => {
+    const unknownEvent = await call("create_webhook", { url: PUBLIC_URL, events: ["signal.deleted"] });
+    expect([unknownEvent.isError, unknownEvent.body.error]).toEqual([true, "bad_request"]);
+    const notAList = await call("create_webhook", { url: PUBLIC_URL, events: "brief.ready" });
+    expect([notAList.isError, notAList.body.error]).toEqual([true, "bad_request"]);
+    const missing = await call("webhook_deliveries", { webhook_id: "00000000-0000-4000-8000-000000000000" });
+    expect([missing.isError, missing.body.error]).toEqual([true, "not_found"]);
+    const tooMany = await call("webhook_deliveries", { webhook_id: "00000000-0000-4000-8000-000000000000", limit: 100000 });
+    expect([tooMany.isError, tooMany.body.error]).toEqual([true, "bad_request"]);
   });
 });

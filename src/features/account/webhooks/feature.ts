@@ -2,6 +2,7 @@ import { defineFeature } from "../../../graphql/feature";
 import type { JobDefinition } from "../../../jobs/job";
 import { webhooksDictionary } from "./webhook.dictionary";
 import { deliverJob } from "./webhook.jobs";
+import { webhookTools } from "./webhook.mcp";
 import { WebhookResolver } from "./webhook.resolver";
 
 /** The organization's webhooks and their delivery (POST/GET /webhooks, DELETE /webhooks/{id}, GET /webhooks/{id}/deliveries). */
@@ -10,6 +11,7 @@ export const webhooksFeature = defineFeature({
   dictionary: webhooksDictionary,
   resolvers: [WebhookResolver],
   jobs: [deliverJob as JobDefinition<never>],
+  mcp: webhookTools,
   rest: [
     { method: "GET", path: "/webhooks", operation: "Webhooks", input: "none", select: ["webhooks"], wrap: true },
     {
