@@ -193,8 +193,9 @@ export class ExecutionEngine {
       return {
         cost,
         run: (ctx) =>
-          this.run({ face: "rest", document, operation, variables: values, context: ctx }, () =>
-            query.query(undefined, ctx, values) as Promise<ExecutionResult>,
+          this.run(
+            { face: "rest", document, operation, variables: values, context: ctx },
+            () => query.query(undefined, ctx, values) as Promise<ExecutionResult>,
           ),
       };
     } catch (error) {

@@ -109,7 +109,8 @@ export function withIdempotencyKey(document: DocumentNode): DocumentNode {
     selectionSet: {
       ...operation.selectionSet,
       selections: operation.selectionSet.selections.map((selection) => {
-        if (selection.kind !== Kind.FIELD) throw new Error(`withIdempotencyKey: ${operation.name?.value}: root fragments are not supported`);
+        if (selection.kind !== Kind.FIELD)
+          throw new Error(`withIdempotencyKey: ${operation.name?.value}: root fragments are not supported`);
         if (selection.arguments?.some((a) => a.name.value === IDEMPOTENCY_KEY_ARGUMENT)) return selection;
         return {
           ...selection,
@@ -154,23 +155,22 @@ function rootFields(selectionSet: SelectionSetNode, fragments: Map<string, Fragm
 /** The key the operation carries (null: none), and the variable it came in (left out of the request's fingerprint). */
 export function idempotencyKeyOf(request: Omit<IdempotentRequest, "context" | "face">): { key: string; variable?: string } | null {
   const fragments = new Map(
-    request.document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+    request.document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
   );
   const fields = rootFields(request.operation.selectionSet, fragments);
   let found: { key: string; variable?: string } | null = null;
   for (const field of fields) {
     const value = field.arguments?.find((a) => a.name.value === IDEMPOTENCY_KEY_ARGUMENT)?.value;
-    const key =
-      value?.kind === Kind.VARIABLE
-        ? request.variables[value.name.value]
-        : value?.kind === Kind.STRING
-          ? value.value
-          : undefined;
+    const key = value?.kind === Kind.VARIABLE ? request.variables[value.name.value] : value?.kind === Kind.STRING ? value.value : undefined;
     if (key === undefined || key === null) continue;
     if (typeof key !== "string" || !KEY_FORMAT.test(key))
       throw new BadRequestError(`${IDEMPOTENCY_HEADER} must be 1-255 visible ASCII characters (letters, digits, punctuation; no spaces)`);
     if (fields.length !== 1)
-      throw new BadRequestError(`an ${IDEMPOTENCY_HEADER} (idempotencyKey) names one request: send it on a mutation operation of one root field`);
+      throw new BadRequestError(
+        `an ${IDEMPOTENCY_HEADER} (idempotencyKey) names one request: send it on a mutation operation of one root field`,
+      );
     found = { key, variable: value?.kind === Kind.VARIABLE ? value.name.value : undefined };
   }
   return found;
@@ -301,7 +301,10 @@ export async function idempotent(
     ...(context.notices?.length ? { notices: context.notices } : {}),
   };
   try {
-    const { count } = await prisma.idempotencyKey.updateMany({ where, data: { response: JSON.stringify(stored), finished_at: new Date() } });
+    const { count } = await prisma.idempotencyKey.updateMany({
+      where,
+      data: { response: JSON.stringify(stored), finished_at: new Date() },
+    });
     if (count === 0) logger.warn("idempotency: the reservation was taken over before its request finished", { key: keyed.key });
   } catch (error) {
     // The operation's effect happened and its answer goes out; the key stays reserved until it is stale.

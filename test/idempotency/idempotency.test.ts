@@ -113,8 +113,8 @@ describe("Idempotency-Key on every state-changing operation", () => {
     return id;
   };
   const webhook = async (org: Org) =>
-    (await send(org, "post", { path: "/webhooks", body: { url: "https://hooks.example/a", events: ["unlock.completed"] } }).expect(201)).body
-      .data.id as string;
+    (await send(org, "post", { path: "/webhooks", body: { url: "https://hooks.example/a", events: ["unlock.completed"] } }).expect(201))
+      .body.data.id as string;
   const readyBrief = async (org: Org) => {
     const entity = await district();
     const personKey = `p_${"b".repeat(24)}`;
@@ -393,7 +393,8 @@ describe("Idempotency-Key on every state-changing operation", () => {
     for (const route of routes) {
       const kind = getOperationAST(route.document)!.operation;
       // A route that is no GET either changes state, or is a list's POST twin (the GET's query with a body).
-      if (route.method !== "GET" && kind !== "mutation") expect([route.method, route.input, kind]).toEqual(["POST", "string-body", "query"]);
+      if (route.method !== "GET" && kind !== "mutation")
+        expect([route.method, route.input, kind]).toEqual(["POST", "string-body", "query"]);
       expect([route.path, route.idempotent === true]).toEqual([route.path, kind === "mutation"]);
       if (kind === "mutation") expect(route.headers).toMatchObject({ "Idempotency-Key": "idempotencyKey" });
     }
@@ -403,7 +404,11 @@ describe("Idempotency-Key on every state-changing operation", () => {
       const [method, path] = label.split(" ");
       const operation = document.paths[path.replace(/:(\w+)/g, "{$1}")][method.toLowerCase()];
       const header = operation.parameters.find((p: { name: string; in: string }) => p.in === "header" && p.name === "Idempotency-Key");
-      expect([label, header?.required, header?.description]).toEqual([label, false, expect.stringMatching(/same key with the same request/)]);
+      expect([label, header?.required, header?.description]).toEqual([
+        label,
+        false,
+        expect.stringMatching(/same key with the same request/),
+      ]);
       expect([label, Object.keys(operation.responses)]).toEqual([label, expect.arrayContaining(["409"])]);
     }
   });
@@ -486,7 +491,13 @@ describe("Idempotency-Key on every state-changing operation", () => {
     const projectsNamed = (name: string) =>
       count(`SELECT count(*)::int AS n FROM projects WHERE organization_id = $1 AND name = $2`, [orgs.a.enterprise.id, name]);
     const reservation = (key: string, values: Record<string, unknown>) =>
-      insert(t.db, "idempotency_keys", { organization_id: orgs.a.enterprise.id, key, request_hash: "another request", response: "", ...values });
+      insert(t.db, "idempotency_keys", {
+        organization_id: orgs.a.enterprise.id,
+        key,
+        request_hash: "another request",
+        response: "",
+        ...values,
+      });
 
     it.each([
       ["empty", ""],
@@ -648,7 +659,12 @@ describe("Idempotency-Key on every state-changing operation", () => {
     it("lists idempotency_key on the tools that are not read-only, and only there", async () => {
       const { tools } = await (await connect(orgs.a.enterprise)).listTools();
       const keyed = tools.filter((tool) => "idempotency_key" in ((tool.inputSchema.properties ?? {}) as object)).map((tool) => tool.name);
-      expect(keyed.sort()).toEqual(tools.filter((tool) => tool.annotations?.readOnlyHint === false).map((tool) => tool.name).sort());
+      expect(keyed.sort()).toEqual(
+        tools
+          .filter((tool) => tool.annotations?.readOnlyHint === false)
+          .map((tool) => tool.name)
+          .sort(),
+      );
       expect(keyed).toEqual(expect.arrayContaining(["create_project", "unlock", "create_webhook", "file_bid"]));
     });
 
@@ -656,7 +672,8 @@ describe("Idempotency-Key on every state-changing operation", () => {
       const client = await connect(orgs.a.enterprise);
       const key = `mcp-${uuid()}`;
       const name = `MCP ${uuid()}`;
-      const call = (args: Record<string, unknown>) => client.callTool({ name: "create_project", arguments: { ...args, idempotency_key: key } });
+      const call = (args: Record<string, unknown>) =>
+        client.callTool({ name: "create_project", arguments: { ...args, idempotency_key: key } });
       const first = (await call({ name })) as any;
       expect(first.isError).toBeFalsy();
       expect(((await call({ name })) as any).content).toEqual(first.content);

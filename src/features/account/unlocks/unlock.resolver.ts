@@ -8,10 +8,7 @@ import { UnlockPayload, UnlockStatus } from "./unlock.type";
 @Resolver()
 export class UnlockResolver {
   @Mutation(() => UnlockPayload)
-  unlock(
-    @Arg("input", () => UnlockInput) input: UnlockInput,
-    @Ctx() ctx: Context,
-  ): Promise<UnlockPayload> {
+  unlock(@Arg("input", () => UnlockInput) input: UnlockInput, @Ctx() ctx: Context): Promise<UnlockPayload> {
     // The Idempotency-Key (every mutation's argument, src/graphql/idempotency.ts) becomes the unlock's operation_key.
     return unlock(ctx.db, ctx.viewer, input, { idempotencyKey: ctx.idempotencyKey, jobs: ctx.jobs, env: ctx.env });
   }
