@@ -263,16 +263,17 @@ export async function idempotent(
   hooks?: IdempotencyHooks,
 ): Promise<ExecutionResult> {
   let keyed: ReturnType<typeof idempotencyKeyOf>;
-  let reservation: Reservation;
+  let reservation: Reservation | undefined;
   const context = request.context;
   try {
     keyed = idempotencyKeyOf(request);
-    if (!keyed) return await execute();
-    reservation = await reserve(context, keyed.key, fingerprint(request, keyed.variable));
+    if (keyed) reservation = await reserve(context, keyed.key, fingerprint(request, keyed.variable));
   } catch (error) {
+    // A bad key, another request or one still running: the request's answer, before anything ran.
     if (error instanceof AppError) return { errors: [error] };
     throw error;
   }
+  if (!keyed || !reservation) return execute();
   if ("replay" in reservation) return replayed(reservation.replay, context);
   context.idempotencyKey = keyed.key;
   const where = {
