@@ -23,6 +23,8 @@ export interface Context {
   notices?: Notice[];
   /** The request's query cost spent so far, when its key is rate limited (features/account/rate-limits). */
   usage?: { cost: number };
+  /** The Idempotency-Key of the mutation being run, when it carries one (src/graphql/idempotency.ts). */
+  idempotencyKey?: string;
 }
 
 export function createContext(
