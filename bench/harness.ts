@@ -34,6 +34,10 @@ export function writeResults(file: string, value: unknown): void {
 
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
+/** The p-th percentile (nearest rank) of ascending `sorted`; 0 when empty. */
+export const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -294,14 +298,18 @@ export function parseBenchArgs(
 }
 
 /**
- * A new database `name` on the bench server (a leftover of an interrupted run dropped first), for the in-process
- * benches: its URL, and `drop` to call when done (it keeps the database when `keep`).
+ * A new database `name` on the bench server (a leftover of an interrupted run dropped first), empty or a copy of
+ * `template`: its URL, and `drop` to call when done (it keeps the database when `keep`).
  */
-export async function freshBenchDatabase(adminUrl: string, name: string): Promise<{ url: string; drop: (keep: boolean) => Promise<void> }> {
+export async function freshBenchDatabase(
+  adminUrl: string,
+  name: string,
+  template?: string,
+): Promise<{ url: string; drop: (keep: boolean) => Promise<void> }> {
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

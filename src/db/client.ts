@@ -31,9 +31,7 @@ export interface Db {
    * The raw driver, for pg-boss, which shares the database. Embedded: `pglite` takes turns (src/db/turns.ts)
    * and counts its statements; `uncounted` is a statement in turn that `stats` does not count (the control channel).
    */
-  readonly driver:
-    | { kind: "embedded"; pglite: PGlite; uncounted: Queryable["query"] }
-    | { kind: "postgres"; pool: Pool; url: string };
+  readonly driver: { kind: "embedded"; pglite: PGlite; uncounted: Queryable["query"] } | { kind: "postgres"; pool: Pool; url: string };
   close(): Promise<void>;
 }
 
