@@ -38,6 +38,7 @@ import {
   type Child,
   freePort,
   freshBenchDatabase,
+  httpRequest,
   log,
   machine,
   percentile,
@@ -292,33 +293,9 @@ function nextCall(org: Org, pools: Pools, random: () => number): Call {
   return WEIGHTS[0]![1](org, pools, random);
 }
 
-/** One request on `agent`; resolves with the status and body (network errors as status 0). */
-function send(agent: http.Agent, base: string, apiKey: string, call: Call): Promise<{ status: number; body: string }> {
-  return new Promise((resolve) => {
-    const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
-    const req = http.request(
-      `${base}${call.path}`,
-      {
-        method: call.method,
-        agent,
-        headers: {
-          authorization: `Bearer ${apiKey}`,
-          ...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}),
-        },
-        timeout: 120_000,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-        res.on("error", (error) => resolve({ status: 0, body: error.message }));
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error("timed out after 120 s")));
-    req.on("error", (error) => resolve({ status: 0, body: error.message }));
-    req.end(payload);
-  });
-}
+/** One call of a client with the organization's key. */
+const send = (agent: http.Agent, base: string, apiKey: string, call: Call) =>
+  httpRequest(agent, `${base}${call.path}`, { method: call.method, headers: { authorization: `Bearer ${apiKey}` }, body: call.body });
 
 /** Whether an answer is what the call expects; the reason when not. */
 function judge(call: Call, status: number, body: string): string | undefined {
