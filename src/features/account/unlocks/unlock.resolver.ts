@@ -13,7 +13,7 @@ export class UnlockResolver {
     @Arg("idempotencyKey", () => String, { nullable: true }) idempotencyKey: string | null,
     @Ctx() ctx: Context,
   ): Promise<UnlockPayload> {
-    return unlock(ctx.db, ctx.viewer, input, { idempotencyKey, jobs: ctx.jobs, env: ctx.env });
+    return unlock(ctx.db, ctx.viewer, input, { idempotencyKey, jobs: ctx.jobs, env: ctx.env, commit: ctx.commit });
   }
 
   @Query(() => UnlockStatus)

@@ -27,6 +27,7 @@ import type { Env } from "../../../config/env";
 import type { Db } from "../../../db/client";
 import { AppError, BadRequestError, ConflictError, httpError, NotFoundError } from "../../../graphql/errors";
 import type { JobQueue } from "../../../jobs/queue";
+import type { Commit } from "../../../graphql/request-budget";
 import { unlockPendingSql } from "../access/access.service";
 import { UNLOCK_COST } from "../credits/pricing";
 import type { Viewer } from "../auth/viewer";
@@ -83,6 +84,8 @@ export interface UnlockOptions {
   idempotencyKey?: string | null;
   jobs?: JobQueue;
   env: Pick<Env, "HOLD_TTL_SECONDS">;
+  /** Runs each entity's transaction as a write the request answers with (the request budget's; default: as it is). */
+  commit?: Commit;
 }
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -99,13 +102,14 @@ export async function unlock(db: Db, viewer: Viewer, input: UnlockInput, options
     const replay = await reserveKey(db, viewer.organizationId, key, requestHash);
     if (replay) return replay;
   }
+  const commit = options.commit ?? ((work) => work());
   try {
     let payload: UnlockPayload;
     if (input.entities) {
       const results: UnlockBatchItem[] = [];
       for (const item of items) {
         try {
-          const result = await unlockOne(db, viewer, item, operationKey, input, options);
+          const result = await commit(() => unlockOne(db, viewer, item, operationKey, input, options));
           results.push({ status_code: 200, result, error: null });
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
@@ -116,7 +120,7 @@ export async function unlock(db: Db, viewer: Viewer, input: UnlockInput, options
       }
       payload = { status_code: 200, result: null, results };
     } else {
-      const result = await unlockOne(db, viewer, items[0], operationKey, input, options);
+      const result = await commit(() => unlockOne(db, viewer, items[0], operationKey, input, options));
       payload = { status_code: result.outcome === "unlock_pending" ? 202 : 200, result, results: null };
     }
     if (key !== null)
