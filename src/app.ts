@@ -140,6 +140,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       res.locals.viewer as Viewer,
       String(res.locals.requestId),
       budget.signal,
+      budget.commit,
     );
     context.usage = requestUsage(res);
     return context;

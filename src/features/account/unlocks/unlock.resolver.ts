@@ -10,7 +10,7 @@ export class UnlockResolver {
   @Mutation(() => UnlockPayload)
   unlock(@Arg("input", () => UnlockInput) input: UnlockInput, @Ctx() ctx: Context): Promise<UnlockPayload> {
     // The Idempotency-Key (every mutation's argument, src/graphql/idempotency.ts) becomes the unlock's operation_key.
-    return unlock(ctx.db, ctx.viewer, input, { idempotencyKey: ctx.idempotencyKey, jobs: ctx.jobs, env: ctx.env });
+    return unlock(ctx.db, ctx.viewer, input, { idempotencyKey: ctx.idempotencyKey, jobs: ctx.jobs, env: ctx.env, commit: ctx.commit });
   }
 
   @Query(() => UnlockStatus)

@@ -25,6 +25,7 @@ import type { Env } from "../../../config/env";
 import type { Db } from "../../../db/client";
 import { AppError, BadRequestError, httpError, NotFoundError } from "../../../graphql/errors";
 import type { JobQueue } from "../../../jobs/queue";
+import type { Commit } from "../../../graphql/request-budget";
 import { unlockPendingSql } from "../access/access.service";
 import { UNLOCK_COST } from "../credits/pricing";
 import type { Viewer } from "../auth/viewer";
@@ -82,16 +83,19 @@ export interface UnlockOptions {
   idempotencyKey?: string | null;
   jobs?: JobQueue;
   env: Pick<Env, "HOLD_TTL_SECONDS">;
+  /** Runs each entity's transaction as a write the request answers with (the request budget's; default: as it is). */
+  commit?: Commit;
 }
 
 export async function unlock(db: Db, viewer: Viewer, input: UnlockInput, options: UnlockOptions): Promise<UnlockPayload> {
   const items = checkInput(input);
   const operationKey = options.idempotencyKey ?? crypto.randomUUID();
+  const commit = options.commit ?? ((work) => work());
   if (input.entities) {
     const results: UnlockBatchItem[] = [];
     for (const item of items) {
       try {
-        const result = await unlockOne(db, viewer, item, operationKey, input, options);
+        const result = await commit(() => unlockOne(db, viewer, item, operationKey, input, options));
         results.push({ status_code: 200, result, error: null });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
@@ -102,7 +106,7 @@ export async function unlock(db: Db, viewer: Viewer, input: UnlockInput, options
     }
     return { status_code: 200, result: null, results };
   }
-  const result = await unlockOne(db, viewer, items[0], operationKey, input, options);
+  const result = await commit(() => unlockOne(db, viewer, items[0], operationKey, input, options));
   return { status_code: result.outcome === "unlock_pending" ? 202 : 200, result, results: null };
 }
 
