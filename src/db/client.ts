@@ -10,6 +10,7 @@ import type { Pool, PoolClient } from "pg";
 import { logger } from "../logger";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 import { PrismaClient } from "./generated/client";
+import { hnswSessionSql, hnswStartupOptions } from "./vector-settings";
 
 export type DbKind = "embedded" | "postgres";
 
@@ -84,7 +85,7 @@ async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db
   const stats = { statements: 0 };
   countPgliteStatements(pglite, stats);
   try {
-    await pglite.exec("CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_trgm;");
+    await pglite.exec(`CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_trgm; ${hnswSessionSql()}`);
   } catch (error) {
     await pglite.close().catch(() => undefined);
     lock?.release();
@@ -132,6 +133,8 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    // pgvector's search settings on every connection (inert placeholders where the extension is absent).
+    options: hnswStartupOptions(),
     ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
   });
   const stats = { statements: 0 };

@@ -319,7 +319,7 @@ export async function embedPending(
       if (fresh.length) {
         const freshTexts = texts.filter((_, i) => changed[i]);
         const vectors = await provider.embed(freshTexts);
-        await ensureVectorIndex(db, provider.model, vectors[0]!.length);
+        await ensureVectorIndex(db, provider.model, source.entityType, vectors[0]!.length);
         await upsertVectors(db, provider.model, source, fresh, freshTexts, vectors);
       }
       report.embedded += fresh.length;
