@@ -54,6 +54,8 @@ const SERVER = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:
 const DATABASE = "edm_semantic_bench";
 const VECTORS = SMOKE ? 500 : args.includes("--vectors") ? Number(args[args.indexOf("--vectors") + 1]) : 100_000;
 const MODES: RetrievalMode[] = ["lexical", "vector", "hybrid"];
+/** BENCH_SEMANTIC_KEEP=1: the synthetic databases (the 100,000-vector fill takes minutes, on PGlite ten) and corpus are kept and reused. */
+const KEEP = process.env.BENCH_SEMANTIC_KEEP === "1";
 /** Real profiles embedded as the base of the synthetic corpus (buildCorpus). */
 const BASE_VECTORS = args.includes("--base") ? Number(args[args.indexOf("--base") + 1]) : 2_000;
 const LATENCY_ON = args.includes("--latency-on") ? [args[args.indexOf("--latency-on") + 1]!] : ["embedded", "postgres"];
@@ -280,6 +282,18 @@ interface Corpus {
 }
 
 async function buildCorpus(provider: EmbeddingProvider, queryTexts: string[], baseCount: number): Promise<Corpus> {
+  // BENCH_SEMANTIC_KEEP=1 keeps the embedded corpus too (minutes of the model on a loaded machine).
+  const cache = path.join(os.tmpdir(), `edm-semantic-corpus-${baseCount}-${queryTexts.length}.json`);
+  if (KEEP && fs.existsSync(cache)) {
+    const saved = JSON.parse(fs.readFileSync(cache, "utf8")) as { base: number[][]; queries: { text: string; vector: number[] }[] };
+    return { lea: leaRows(), base: saved.base.map((v) => Float32Array.from(v)), queries: saved.queries };
+  }
+  const corpus = await embedCorpus(provider, queryTexts, baseCount);
+  if (KEEP) fs.writeFileSync(cache, JSON.stringify({ base: corpus.base.map((v) => Array.from(v)), queries: corpus.queries }));
+  return corpus;
+}
+
+async function embedCorpus(provider: EmbeddingProvider, queryTexts: string[], baseCount: number): Promise<Corpus> {
   const lea = leaRows();
   const picked = Array.from({ length: baseCount }, (_, i) => lea[Math.floor((i * lea.length) / baseCount)]!);
   const base: Float32Array[] = [];
@@ -455,8 +469,8 @@ async function endpointLatency(db: Db, c: Corpus, label: string, requests: numbe
           headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
           body: JSON.stringify({ query: q.text, entity_type: "district", limit: 10, ...(kase.state ? { state: kase.state } : {}) }),
         });
-        await res.text();
-        if (res.status !== 200) throw new Error(`semantic search answered ${res.status}`);
+        const body = await res.text();
+        if (res.status !== 200) throw new Error(`semantic search answered ${res.status}: ${body} (${q.text})`);
         if (i >= 3) ms.push(performance.now() - started); // three warm-up requests
       }
       out[kase.name] = { requests: ms.length, ...summarize(ms) };
@@ -539,9 +553,6 @@ async function vectorRecall(db: Db, c: Corpus, queries: number) {
 }
 
 // ------------------------------------------------------------------------------------------ main
-
-/** A persistent place for the synthetic data of a size (the 100,000-vector fill takes minutes on PGlite): reused when complete. */
-const KEEP = process.env.BENCH_SEMANTIC_KEEP === "1";
 
 async function main(): Promise<void> {
   const results: Record<string, unknown> = { model: "", vectors: VECTORS, kinds: KINDS };

@@ -27,6 +27,11 @@ export interface Db {
   transaction<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Statements sent to the database since start; tests use it to prove there is no N+1. */
   readonly stats: { statements: number };
+  /**
+   * This database without a request's time budget (src/graphql/request-budget.ts wraps it per request): work whose
+   * result outlives the request, such as filling a process-wide cache, runs on it.
+   */
+  readonly unbounded: Db;
   /** The raw driver, for pg-boss, which shares the database. */
   readonly driver: { kind: "embedded"; pglite: PGlite } | { kind: "postgres"; pool: Pool; url: string };
   close(): Promise<void>;
@@ -102,7 +107,7 @@ async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db
     },
   });
   const root = queryable(pglite);
-  return {
+  const db: Db = {
     kind: "embedded",
     prisma,
     hasVector: true,
@@ -111,6 +116,9 @@ async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db
     transaction: (fn) => pglite.transaction((tx) => fn(queryable(tx))),
     stats,
     driver: { kind: "embedded", pglite },
+    get unbounded() {
+      return db;
+    },
     async close() {
       try {
         await prisma.$disconnect();
@@ -120,6 +128,7 @@ async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db
       }
     },
   };
+  return db;
 }
 
 async function createPostgresDb(url: string, poolSize: number, statementTimeoutMs?: number): Promise<Db> {
@@ -158,7 +167,7 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
     },
   });
   const root = queryable(pool);
-  return {
+  const db: Db = {
     kind: "postgres",
     prisma,
     hasVector,
@@ -180,11 +189,15 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
     },
     stats,
     driver: { kind: "postgres", pool, url },
+    get unbounded() {
+      return db;
+    },
     async close() {
       await prisma.$disconnect();
       await pool.end();
     },
   };
+  return db;
 }
 
 function countPgliteStatements(pglite: PGlite, stats: { statements: number }): void {

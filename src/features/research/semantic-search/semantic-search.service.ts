@@ -28,7 +28,7 @@ import { LISTED as CONTACT_LISTED, WITH_PARENT_SQL as CONTACT_WITH_PARENT } from
 import { checkState } from "../../kits/common/list-kit";
 import { embeddingProvider, type EmbeddingProvider } from "./embeddings.provider";
 import { parseQueryHints, type QueryHints } from "./query-hints";
-import { GATED_SOURCES } from "./semantic-search.indexer";
+import { GATED_SOURCES, TEXT_SOURCES } from "./semantic-search.indexer";
 import { SEMANTIC_SEARCH_LIMITS, SemanticSearchEntityType, type SemanticSearchInput } from "./semantic-search.inputs";
 import type { SemanticMatch, SemanticSearchResult } from "./semantic-search.type";
 import { hnswDistanceSql, vectorCandidates, vectorRowsSql, type VectorCandidates } from "./vector-index";
@@ -169,7 +169,7 @@ function cityCandidates(lexical: string): string[] {
     .filter(Boolean);
   const out = new Set<string>();
   for (let n = 1; n <= 3; n++) for (let i = 0; i + n <= words.length; i++) out.add(words.slice(i, i + n).join(" "));
-  return [...out].slice(0, 60);
+  return [...out].filter((run) => run.length >= 3).slice(0, 60);
 }
 
 /** A row of the search statement: one per record found (one without an id when none), coverage on each. */
@@ -205,7 +205,8 @@ interface CachedCoverage {
   fingerprint: string;
   at: number;
 }
-const coverageCache = new WeakMap<Db, Map<string, CachedCoverage>>();
+/** Keyed by the database's driver: a request's Db is a wrapper with its own time budget (src/graphql/request-budget.ts). */
+const coverageCache = new WeakMap<object, Map<string, CachedCoverage>>();
 
 /** Candidates per retrieval: enough that the entity filters (the listing rule) after fusion leave a full page. */
 const candidatesPerRetrieval = (limit: number): number => Math.min(Math.max(limit * 4, 100), 2_000);
@@ -264,20 +265,23 @@ function searchSql(
   const entityWhere = onEntity.length ? onEntity.join(" AND ") : "true";
   const lexical = hints.lexical;
   const tsq = orTsQuery(lexical);
-  const places = (cands: string) => `(lower(${entity.city}) = ANY(${cands}::text[]) OR lower(${entity.county}) = ANY(${cands}::text[]))`;
+  // A record whose city or county is a 1-3 word run of the query ("dallas county"): ILIKE without wildcards is a
+  // case-insensitive equality the trigram indexes serve (runs under 3 letters have no trigram: left out).
+  const places = (cands: string) => `(${entity.city} ILIKE ANY(${cands}::text[]) OR ${entity.county} ILIKE ANY(${cands}::text[]))`;
+  // Two index-served matches (names by trigram word similarity, places by ILIKE), a record's best of both.
   const lexName = lexical
-    ? `SELECT ${entity.id} AS entity_id, greatest(word_similarity(${p.add(lexical)}, ${entity.name}),
-              CASE WHEN ${places(p.add(cityCandidates(lexical)))} THEN 0.8 ELSE 0 END) AS sim
-         FROM ${entity.from}
-        WHERE (${p.add(lexical)} <% ${entity.name} OR ${places(p.add(cityCandidates(lexical)))})
-          AND ${entityWhere}
-        ORDER BY sim DESC, ${entity.id} LIMIT ${k}`
+    ? `SELECT entity_id, max(sim) AS sim FROM (
+         SELECT ${entity.id} AS entity_id, word_similarity(${p.add(lexical)}, ${entity.name}) AS sim
+           FROM ${entity.from} WHERE ${p.add(lexical)} <% ${entity.name} AND ${entityWhere}
+         UNION ALL
+         SELECT ${entity.id}, 0.8::real FROM ${entity.from} WHERE ${places(p.add(cityCandidates(lexical)))} AND ${entityWhere}) names
+        GROUP BY entity_id ORDER BY sim DESC, entity_id LIMIT ${k}`
     : `SELECT NULL::uuid AS entity_id, 0::real AS sim WHERE false`;
   const lexText = tsq
     ? `SELECT e.entity_id, e.source_type, e.source_id, e.content, e.url,
               ts_rank(to_tsvector('english', e.content), to_tsquery('english', ${p.add(tsq)})) AS rank
          FROM embeddings e
-        WHERE ${onVectors.join(" AND ")} AND e.source_type <> 'profile' AND ${gated()}
+        WHERE ${onVectors.join(" AND ")} AND e.source_type = ANY(${p.add([...TEXT_SOURCES])}::text[]) AND ${gated()}
           AND to_tsvector('english', e.content) @@ to_tsquery('english', ${p.add(tsq)})
         ORDER BY rank DESC, e.id LIMIT ${k}`
     : `SELECT NULL::uuid AS entity_id, NULL AS source_type, NULL AS source_id, NULL AS content, NULL AS url, 0::real AS rank WHERE false`;
@@ -396,8 +400,8 @@ export async function rankEntities(
           k: candidatesPerRetrieval(request.limit),
           gatedSources: GATED_SOURCES,
         });
-  const cache = coverageCache.get(db) ?? new Map<string, CachedCoverage>();
-  coverageCache.set(db, cache);
+  const cache = coverageCache.get(db.driver) ?? new Map<string, CachedCoverage>();
+  coverageCache.set(db.driver, cache);
   const key = JSON.stringify([provider.model, request.entityType, filters.state, filters.districtId, filters.schoolId]);
   const hit = cache.get(key);
   const cached = hit && Date.now() - hit.at < COVERAGE_TTL_MS ? hit : null;

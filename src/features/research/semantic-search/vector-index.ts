@@ -19,7 +19,8 @@ import { scanVectors, type ScanFilters } from "./vector-scan";
 /** HNSW build settings (bench/semantic.ts measures recall against exact search with these and src/db/vector-settings.ts). */
 export const HNSW_BUILD = { m: 16, efConstruction: 64 } as const;
 
-const created = new WeakMap<Db, Set<string>>();
+/** Keyed by the database's driver (a request's Db is a wrapper of it). */
+const created = new WeakMap<object, Set<string>>();
 
 /** A model name or entity type as an SQL literal (configuration and code, never user input; quoted anyway). */
 export const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
@@ -38,8 +39,8 @@ export function vectorRowsSql(model: string, entityType: string, dimension: numb
 export async function ensureVectorIndex(db: Db, model: string, entityType: string, dimension: number): Promise<void> {
   if (!db.hasVector) return;
   const key = `${model}/${entityType}/${dimension}`;
-  const done = created.get(db) ?? new Set<string>();
-  created.set(db, done);
+  const done = created.get(db.driver) ?? new Set<string>();
+  created.set(db.driver, done);
   if (done.has(key)) return;
   const name = `embeddings_hnsw_${crypto.createHash("sha256").update(key).digest("hex").slice(0, 12)}`;
   const d = checkDimension(dimension);
