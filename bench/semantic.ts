@@ -9,17 +9,23 @@
  *    Each query of bench/relevance/semantic-queries.json runs through the service's ranking (`rankEntities`) with
  *    lexical retrieval only, vectors only, and both fused (hybrid); recall@10 and nDCG@10 as its README defines,
  *    per split and kind.
- * 2. Latency: 100,000 synthetic districts with random unit vectors (512 dimensions) on embedded PGlite (pgvector HNSW)
- *    and on PostgreSQL (exact cosine over real[] when pgvector is absent), p50/p95 of the ranking statement (hybrid,
- *    limit 10, random query vectors); and HNSW recall@10 against exact search (the index disabled) on PGlite.
+ * 2. Latency and recall at 100,000 vectors (`--vectors`), on embedded PGlite (pgvector HNSW) and on PostgreSQL (the
+ *    in-process exact scan when pgvector is absent): a realistic synthetic corpus (buildCorpus: real directory names,
+ *    cities and states; each vector a mixture of 2,000 real profile embeddings (`--base`) with noise; the judged set's
+ *    86 queries, embedded), then p50/p95 and CPU per search of the ranking (refresh, scan and the search statement;
+ *    hybrid, limit 10) and of the endpoint (POST /api/v1/semantic-search over HTTP in this process, the real model
+ *    embedding each query), without a filter, with a common state (CA, 5%) and a rare one (RI, 0.3%); and recall@10 of
+ *    the vector retrieval against the exact nearest 10 (computed here over the same vectors): HNSW at ef_search 40,
+ *    100 and 200, and the in-process scan, without a filter and with `state`.
+ *    BENCH_SEMANTIC_KEEP=1 keeps the synthetic databases and the embedded corpus for the next run.
  *
- *   node scripts/run-ts.js bench/semantic.ts [--skip-relevance] [--skip-latency] [--vectors N] [--kinds district,contact,news]
- *                                            [--latency-on embedded|postgres] [--no-embed]
+ *   node scripts/run-ts.js bench/semantic.ts [--skip-relevance] [--skip-latency] [--vectors N] [--base N]
+ *                                            [--kinds district,contact,news] [--latency-on embedded|postgres] [--no-embed]
  *
  * --kinds scores only those kinds of queries and embeds only the entity types they need (all schools take
  * about 101,000 texts, 20 minutes of one core with the offline model; news queries answer districts).
  *
- * BENCH_SMOKE=1: a few districts and 500 vectors on embedded only, three queries; writes nothing.
+ * BENCH_SMOKE=1: a few districts, then 500 synthetic vectors from 16 real profiles, on embedded only; writes nothing.
  */
 import "reflect-metadata";
 import fs from "node:fs";

@@ -3,13 +3,14 @@
  *
  * 1. The input is checked first (400 naming the parameter): nothing is charged on a 4xx.
  * 2. Hybrid retrieval, one hand-written statement (a search query): vector similarity over the active model's
- *    vectors (pgvector HNSW where the extension exists, exact cosine otherwise), trigram matches of names and
+ *    vectors (pgvector HNSW where the extension exists; otherwise the candidates of the in-process exact scan,
+ *    vector-scan.ts, read by id), trigram matches of names and
  *    places, and full-text matches of extracted and news text, fused by reciprocal rank fusion, plus boosts from
  *    the hints the query carries (query-hints.ts). The filters (`state`, `district_id`, `school_id`, a state named
  *    in the query) are applied inside each retrieval, so a filtered page is never short while matches exist.
  *    Gated text (pain points, bids, funding) is matched and shown only for records the caller unlocked.
  * 3. One credit is charged through the ledger, in one transaction under the organization's lock (402
- *    insufficient_credits with balance and required when none is available).
+ *    insufficient_credits with balance and required when none is available; no pre-check before the search).
  * 4. The records are read by the catalogue's own loaders: gated fields, `_access` and the contacts' listing rule
  *    are the lists' (src/features/account/access, contact.service.ts LISTED), never a second copy.
  */
