@@ -1,0 +1,70 @@
+/**
+ * What every response must be, whatever was sent (contract section 2; docs/http-conventions.md): never a 5xx;
+ * every 4xx (and any other error) the generic body `{ error, message, statusCode }` with statusCode equal to the
+ * status, as JSON; on /graphql, every error of a GraphQL-shaped body carrying a code, and none of them
+ * INTERNAL_SERVER_ERROR (a resolver's failure masked into a 200 is the same defect as a REST 500). Leaks and
+ * hangs are judged by the runner, which knows the caller and the clock.
+ */
+import type { FuzzRequest } from "./request";
+
+export type Problem = "5xx" | "shape" | "graphql-code" | "graphql-internal" | "hang" | "leak" | "connection";
+
+export interface Received {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The generic error body: error and message strings, statusCode the HTTP status (extra fields allowed). */
+export function isGenericError(body: unknown, status: number): boolean {
+  return (
+    isObject(body) && typeof body.error === "string" && body.error !== "" && typeof body.message === "string" && body.statusCode === status
+  );
+}
+
+function parse(received: Received): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(received.body) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** The problems of one response (empty when it is as it must be), each with a short reason. */
+export function judge(request: FuzzRequest, received: Received): { problem: Problem; reason: string }[] {
+  const { status } = received;
+  const problems: { problem: Problem; reason: string }[] = [];
+  if (status >= 500) problems.push({ problem: "5xx", reason: `status ${status}` });
+  const bodyless = request.method === "HEAD" || status === 204 || status === 304;
+  if (bodyless) return problems;
+  const json = /^application\/(json|graphql-response\+json)\b/.test(received.contentType);
+  const parsed = json ? parse(received) : { ok: false as const };
+
+  if (request.face === "graphql" && parsed.ok && isObject(parsed.value) && Array.isArray(parsed.value.errors)) {
+    for (const error of parsed.value.errors as unknown[]) {
+      const code = isObject(error) && isObject(error.extensions) ? error.extensions.code : undefined;
+      if (typeof code !== "string" || !code)
+        problems.push({ problem: "graphql-code", reason: `error without a code: ${JSON.stringify(error).slice(0, 300)}` });
+      else if (code === "INTERNAL_SERVER_ERROR")
+        problems.push({ problem: "graphql-internal", reason: `status ${status}: ${JSON.stringify(error).slice(0, 300)}` });
+    }
+    return problems;
+  }
+  if (status >= 400 || (status >= 300 && status !== 304)) {
+    if (!parsed.ok)
+      problems.push({
+        problem: "shape",
+        reason: `status ${status}, ${received.contentType || "no Content-Type"}: ${received.body.slice(0, 300)}`,
+      });
+    else if (!isGenericError(parsed.value, status))
+      problems.push({ problem: "shape", reason: `status ${status}: ${received.body.slice(0, 300)}` });
+  } else if (json && !parsed.ok) {
+    problems.push({
+      problem: "shape",
+      reason: `status ${status}: a JSON Content-Type over a body that is not JSON: ${received.body.slice(0, 200)}`,
+    });
+  }
+  return problems;
+}
