@@ -18,7 +18,7 @@ import { insertCenter, insertHeadStart, insertOperator } from "../early-childhoo
 import { insert, insertDistrict, insertDistrictStats } from "../factories";
 import { insertFollow, insertList, insertSchool, insertSchoolStats, insertUnlock } from "../school-factories";
 import type { FuzzData } from "./inputs";
-import type { KeyedCaller } from "./request";
+import type { PlanKey } from "../plans";
 
 export const GATED_POLICIES: readonly AccessPolicy[] = [CONTACT_ACCESS, DISTRICT_ACCESS, SCHOOL_ACCESS];
 
@@ -50,7 +50,7 @@ const ID_TABLES: Record<string, string> = {
 const YEARS = [2019, 2020, 2021, 2022, 2023];
 
 /** Inserts the catalogue and the organizations' rows; returns what the generators draw from. */
-export async function seedFuzzData(db: Db, orgs: Record<KeyedCaller, string>): Promise<FuzzData> {
+export async function seedFuzzData(db: Db, orgs: Record<PlanKey, string>): Promise<FuzzData> {
   const districts: string[] = [];
   for (const [i, state] of ["NE", "NE", "IA", "TX", "CA", "NY"].entries()) {
     const id = await insertDistrict(db, {

@@ -1,10 +1,8 @@
 /** One fuzzed HTTP request, as the generators build it and the runner sends it. */
+import type { PlanKey } from "../plans";
 
 /** Whose API key the request carries: a plan's organization, none, or a key that is not one. */
-export type Caller = "free" | "pro" | "enterprise" | "internal" | "none" | "malformed" | "unknown";
-
-export const CALLERS_WITH_KEYS = ["free", "pro", "enterprise", "internal"] as const;
-export type KeyedCaller = (typeof CALLERS_WITH_KEYS)[number];
+export type Caller = PlanKey | "none" | "malformed" | "unknown";
 
 export interface FuzzRequest {
   face: "rest" | "graphql";

@@ -183,8 +183,26 @@ function routeRequests(route: RouteSpec, schema: GraphQLSchema, data: FuzzData, 
           ...(route.input === "query" && route.method === "GET" ? ["text/csv", "application/x-ndjson"] : []),
         ),
       );
+  /** Hostile: a header the route does not expect, or a compressed answer the client then decodes. */
+  const extraHeader = hostile
+    ? fc.oneof(
+        { arbitrary: fc.constant<[string, string] | undefined>(undefined), weight: 8 },
+        fc.constantFrom<[string, string]>(
+          ["if-none-match", 'W/"x"'],
+          ["if-none-match", "*"],
+          ["x-request-id", "../../x"],
+          ["accept-encoding", "gzip"],
+          ["accept-encoding", "br, deflate"],
+          ["accept-charset", "utf-16"],
+          ["content-language", "\u00ff"],
+          ["range", "bytes=0-10"],
+          ["expect", "100-continue"],
+        ),
+      )
+    : fc.constant(undefined);
   const headerArb: fc.Arbitrary<Record<string, string>> = fc
     .tuple(
+      extraHeader,
       accept,
       ...Object.entries(route.headers ?? {}).map(([header, name]) =>
         fc.option(
@@ -193,7 +211,8 @@ function routeRequests(route: RouteSpec, schema: GraphQLSchema, data: FuzzData, 
         ),
       ),
     )
-    .map(([a, ...pairs]) => ({
+    .map(([extra, a, ...pairs]) => ({
+      ...(extra ? { [extra[0]]: extra[1] } : {}),
       ...(a === undefined ? {} : { accept: a }),
       ...Object.fromEntries(pairs.filter((p): p is readonly [string, string] => p !== undefined)),
     }));

@@ -5,6 +5,7 @@
  * with the same seed; each failure is kept with its request as a curl-like line.
  */
 import http from "node:http";
+import zlib from "node:zlib";
 import fc from "fast-check";
 import type { GraphQLSchema } from "graphql";
 import type { RouteSpec } from "../../../rest-adapter/route";
@@ -12,14 +13,15 @@ import { canariesIn } from "./fixtures";
 import { graphqlRequests } from "./graphql";
 import type { FuzzData } from "./inputs";
 import { judge, type Problem } from "./oracle";
-import { CALLERS_WITH_KEYS, describeRequest, type Caller, type FuzzRequest, type KeyedCaller } from "./request";
+import { PLANS, type PlanKey } from "../plans";
+import { describeRequest, type Caller, type FuzzRequest } from "./request";
 import { restRequests } from "./rest";
 
 export interface FuzzTarget {
   /** http://127.0.0.1:port */
   base: string;
-  keys: Record<KeyedCaller, string>;
-  orgs: Record<KeyedCaller, string>;
+  keys: Record<PlanKey, string>;
+  orgs: Record<PlanKey, string>;
   /** Whether the organization has unlocked the record now (a canary it sees is then its own). */
   hasUnlocked(organizationId: string, recordId: string): Promise<boolean>;
 }
@@ -85,7 +87,7 @@ export function requestArbitrary(
   );
 }
 
-function authorization(caller: Caller, keys: Record<KeyedCaller, string>): string | undefined {
+function authorization(caller: Caller, keys: Record<PlanKey, string>): string | undefined {
   if (caller === "none") return undefined;
   if (caller === "malformed") return "Basic Zm9vOmJhcg==";
   if (caller === "unknown") return "Bearer sk_live_0000000000000000000000000000000000000000";
@@ -98,12 +100,20 @@ interface Answer {
   body: string;
 }
 
+/** A response body as sent, decompressed (a hostile request may ask for gzip, deflate or br). */
+function decode(bytes: Buffer, encoding: string): Buffer {
+  if (encoding === "gzip") return zlib.gunzipSync(bytes);
+  if (encoding === "deflate") return zlib.inflateSync(bytes);
+  if (encoding === "br") return zlib.brotliDecompressSync(bytes);
+  return bytes;
+}
+
 /** One request over a keep-alive agent; rejects on a socket error, resolves "timeout" after `timeoutMs`. */
 function send(
   agent: http.Agent,
   base: URL,
   request: FuzzRequest,
-  keys: Record<KeyedCaller, string>,
+  keys: Record<PlanKey, string>,
   timeoutMs: number,
 ): Promise<Answer | "timeout"> {
   return new Promise((resolve, reject) => {
@@ -127,11 +137,13 @@ function send(
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => {
         clearTimeout(timer);
-        resolve({
-          status: res.statusCode ?? 0,
-          contentType: String(res.headers["content-type"] ?? ""),
-          body: Buffer.concat(chunks).toString("utf8"),
-        });
+        let body: string;
+        try {
+          body = decode(Buffer.concat(chunks), String(res.headers["content-encoding"] ?? "identity")).toString("utf8");
+        } catch (error) {
+          body = `(the body does not decode as its Content-Encoding ${String(res.headers["content-encoding"])}: ${String(error)})`;
+        }
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), body });
       });
       res.on("error", (error) => {
         clearTimeout(timer);
@@ -160,8 +172,7 @@ const emptyCounts = (): Record<Problem, number> => ({
 export async function runFuzz(target: FuzzTarget, arb: fc.Arbitrary<FuzzRequest>, options: FuzzOptions): Promise<FuzzReport> {
   const base = new URL(target.base);
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
-  const orgOf = (caller: Caller) =>
-    (CALLERS_WITH_KEYS as readonly string[]).includes(caller) ? target.orgs[caller as KeyedCaller] : undefined;
+  const orgOf = (caller: Caller) => ((PLANS as readonly string[]).includes(caller) ? target.orgs[caller as PlanKey] : undefined);
   const report: FuzzReport = {
     seed: options.seed,
     requests: 0,
