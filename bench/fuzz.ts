@@ -28,7 +28,7 @@ import { migrate } from "../src/db/migrate";
 import { openDatabase } from "../src/db/open";
 import { packageRoot } from "../src/db/package-root";
 import { createHttpServer } from "../src/http-server";
-import { hasUnlockedRecord, seedFuzzData } from "../test/support/fuzz/fixtures";
+import { hasUnlockedRecord, seedFuzzData, warmUp } from "../test/support/fuzz/fixtures";
 import { requestArbitrary, runFuzz, summarize, type FuzzReport } from "../test/support/fuzz/runner";
 import { createPlanOrganizations, GENEROUS_RATE_LIMITS } from "../test/support/plans";
 import { freshBenchDatabase, log, machine, rewriteReadmeBlock, SMOKE, writeResults } from "./harness";
@@ -94,6 +94,7 @@ async function main(): Promise<void> {
     server = createHttpServer(app.app);
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    await warmUp(base, keys.internal);
     log(`${RUNS} requests, seed ${SEED}, ${CONCURRENCY} in flight, timeout ${TIMEOUT_MS} ms`);
     report = await runFuzz(
       { base, keys, orgs, hasUnlocked: (org, id) => hasUnlockedRecord(db, org, id) },

@@ -9,7 +9,7 @@
  */
 import { routes } from "../../rest-adapter/routes";
 import { createTestApp, type TestApp } from "../support/app";
-import { hasUnlockedRecord, seedFuzzData } from "../support/fuzz/fixtures";
+import { hasUnlockedRecord, seedFuzzData, warmUp } from "../support/fuzz/fixtures";
 import type { FuzzData } from "../support/fuzz/inputs";
 import { requestArbitrary, runFuzz, summarize, type FuzzReport } from "../support/fuzz/runner";
 
@@ -25,9 +25,11 @@ describe("fuzzing from the definitions", () => {
     // A pending contact unlock sends its enrichment job, as an API process does.
     t = await createTestApp({}, { jobs: "send" });
     data = await seedFuzzData(t.db, t.orgs);
+    const base = `http://127.0.0.1:${(t.server.address() as { port: number }).port}`;
+    await warmUp(base, t.keys.internal);
     report = await runFuzz(
       {
-        base: `http://127.0.0.1:${(t.server.address() as { port: number }).port}`,
+        base,
         keys: t.keys,
         orgs: t.orgs,
         hasUnlocked: (org, id) => hasUnlockedRecord(t.db, org, id),

@@ -18,13 +18,13 @@ import { insertCenter, insertHeadStart, insertOperator } from "../early-childhoo
 import { insert, insertDistrict, insertDistrictStats } from "../factories";
 import { insertFollow, insertList, insertSchool, insertSchoolStats, insertUnlock } from "../school-factories";
 import type { FuzzData } from "./inputs";
+import { CANARY_PREFIX } from "./oracle";
 import type { PlanKey } from "../plans";
 
 export const GATED_POLICIES: readonly AccessPolicy[] = [CONTACT_ACCESS, DISTRICT_ACCESS, SCHOOL_ACCESS];
 
-/** The canary in a gated column of one record: `fzleak` and the record's id without dashes. */
-const CANARY = /fzleak([0-9a-f]{32})/g;
-const canarySql = (alias: string) => `'fzleak' || replace(${alias}.id::text, '-', '')`;
+/** The canary of record `alias` (oracle.ts CANARY_PREFIX and the id without dashes), in SQL. */
+const canarySql = (alias: string) => `'${CANARY_PREFIX}' || replace(${alias}.id::text, '-', '')`;
 
 /** GraphQL type name -> table, for the id pools. */
 const ID_TABLES: Record<string, string> = {
@@ -163,16 +163,6 @@ async function idPools(db: Db): Promise<Record<string, string[]>> {
   return pools;
 }
 
-/** The records whose canaries a response body carries (their ids, with dashes). */
-export function canariesIn(text: string): string[] {
-  const ids = new Set<string>();
-  for (const match of text.matchAll(CANARY)) {
-    const hex = match[1]!;
-    ids.add(`${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`);
-  }
-  return [...ids];
-}
-
 /** Whether organization `organizationId` has unlocked the record `id` (of any gated resource) now. */
 export async function hasUnlockedRecord(db: Db, organizationId: string, id: string): Promise<boolean> {
   const rows = await db.query<{ n: number }>(
@@ -180,4 +170,17 @@ export async function hasUnlockedRecord(db: Db, organizationId: string, id: stri
     [organizationId, id],
   );
   return rows[0]!.n > 0;
+}
+
+/**
+ * Loads what the app loads on first use, before the clock starts: the offline embedding model of semantic search
+ * takes seconds to load (on a loaded 2-core machine, most of the 10 s a request may take), once per process.
+ */
+export async function warmUp(base: string, apiKey: string): Promise<void> {
+  const res = await fetch(`${base}/api/v1/semantic-search`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ query: "warm up" }),
+  });
+  if (res.status !== 200) throw new Error(`warm-up: POST /api/v1/semantic-search answered ${res.status} ${await res.text()}`);
 }

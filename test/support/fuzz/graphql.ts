@@ -191,6 +191,33 @@ const BROKEN_DOCUMENTS = [
 ];
 
 /** Requests for one root field, well-formed (`hostile: false`) or not. */
+/** One root field with its arguments (variables named `${prefix}N`) and selection, under an alias. */
+function rootField(
+  field: GraphQLField<unknown, unknown>,
+  data: FuzzData,
+  selections: Selections,
+  hostile: boolean,
+  prefix: string,
+): fc.Arbitrary<Built> {
+  const named = getNamedType(field.type);
+  const selection = isObjectType(named) ? selections.of(named, 1) : fc.constant<Built>({ text: "", definitions: [], variables: {} });
+  return fc.tuple(argumentsArb(field, data, true, prefix, hostile), selection).map(([args, sub]) => ({
+    text: `${prefix}: ${args.text}${sub.text ? ` { ${sub.text} }` : ""}`,
+    definitions: args.definitions,
+    variables: args.variables,
+  }));
+}
+
+/** An operation of the parts' root fields. */
+const operationOf = (kind: "query" | "mutation", parts: Built[]) => {
+  const definitions = parts.flatMap((p) => p.definitions);
+  return {
+    query: `${kind} Fuzz${definitions.length ? `(${definitions.join(", ")})` : ""} { ${parts.map((p) => p.text).join(" ")} }`,
+    variables: Object.assign({}, ...parts.map((p) => p.variables)) as Record<string, unknown>,
+  };
+};
+
+/** Requests for one root field, well-formed (`hostile: false`) or not. */
 function fieldRequests(
   kind: "query" | "mutation",
   field: GraphQLField<unknown, unknown>,
@@ -199,13 +226,37 @@ function fieldRequests(
   hostile: boolean,
 ): fc.Arbitrary<FuzzRequest> {
   const label = `graphql ${kind === "query" ? "Query" : "Mutation"}.${field.name}`;
-  const named = getNamedType(field.type);
-  const selection = isObjectType(named) ? selections.of(named, 1) : fc.constant<Built>({ text: "", definitions: [], variables: {} });
-  const operation = fc.tuple(argumentsArb(field, data, true, "v", hostile), selection).map(([args, sub]) => ({
-    query: `${kind} Fuzz${args.definitions.length ? `(${args.definitions.join(", ")})` : ""} { ${args.text}${sub.text ? ` { ${sub.text} }` : ""} }`,
-    variables: args.variables,
-  }));
+  const operation = rootField(field, data, selections, hostile, "a").map((part) => operationOf(kind, [part]));
   return fc.tuple(operation, framing(kind, hostile), callerArb(hostile)).map(([op, frame, caller]) => frame(op, label, caller));
+}
+
+/**
+ * Well-formed operations of two or three root fields (the same field twice, with other arguments, now and then):
+ * what one request's loaders and budget share.
+ */
+function combinedRequests(
+  kind: "query" | "mutation",
+  fields: GraphQLField<unknown, unknown>[],
+  data: FuzzData,
+  selections: Selections,
+): fc.Arbitrary<FuzzRequest> {
+  const part = (prefix: string) =>
+    fc.constantFrom(...fields).chain((field) => rootField(field, data, selections, false, prefix).map((built) => ({ field, built })));
+  return fc
+    .tuple(fc.array(fc.constant(null), { minLength: 2, maxLength: 3 }), framing(kind, false), callerArb(false))
+    .chain(([slots, frame, caller]) =>
+      fc.tuple(...slots.map((_, i) => part(`a${i}`))).map((parts) => {
+        const label = `graphql ${kind === "query" ? "Query" : "Mutation"} of ${parts.length} fields`;
+        return frame(
+          operationOf(
+            kind,
+            parts.map((p) => p.built),
+          ),
+          label,
+          caller,
+        );
+      }),
+    );
 }
 
 type Frame = (op: { query: string; variables: Record<string, unknown> }, label: string, caller: FuzzRequest["caller"]) => FuzzRequest;
@@ -275,6 +326,7 @@ export function graphqlRequests(schema: GraphQLSchema, data: FuzzData): fc.Arbit
       fc.oneof(fieldRequests(kind, field, data, selections.valid, false), fieldRequests(kind, field, data, selections.hostile, true)),
     ),
   );
+  const combined = roots.map(([kind, type]) => combinedRequests(kind, Object.values(type?.getFields() ?? {}), data, selections.valid));
   const broken = fc.tuple(fc.constantFrom(...BROKEN_DOCUMENTS), callerArb(true)).map(([query, caller]): FuzzRequest => ({
     face: "graphql",
     label: "graphql broken document",
@@ -284,5 +336,5 @@ export function graphqlRequests(schema: GraphQLSchema, data: FuzzData): fc.Arbit
     body: jsonText({ query }),
     caller,
   }));
-  return fc.oneof(...fields, broken);
+  return fc.oneof(...fields, ...combined, broken);
 }

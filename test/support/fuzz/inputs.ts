@@ -34,6 +34,7 @@ import {
   jsonText,
   nested,
   RawJson,
+  rarely,
   uuidText,
   wrongJson,
 } from "./values";
@@ -205,11 +206,8 @@ function inputObject(
   return fc
     .tuple(
       object,
-      required.length ? fc.option(fc.constantFrom(...required), { freq: 6, nil: undefined }) : fc.constant(undefined),
-      fc.option(fc.tuple(fc.constantFrom("unknown_field", "Extra", "__proto__", "constructor", "id", "organization_id", ""), wrongJson()), {
-        freq: 6,
-        nil: undefined,
-      }),
+      required.length ? rarely(fc.constantFrom(...required), 6) : fc.constant(undefined),
+      rarely(fc.tuple(fc.constantFrom("unknown_field", "Extra", "__proto__", "constructor", "id", "organization_id", ""), wrongJson()), 6),
     )
     .map(([o, dropped, extra]) => {
       const out: Record<string, unknown> = { ...o };

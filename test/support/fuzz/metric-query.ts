@@ -22,7 +22,7 @@ import {
   SORT_DIRECTIONS,
 } from "../../../src/features/catalogue/metrics/metric-query";
 import { METRICS, type MetricEntity } from "../../../src/features/catalogue/metrics/metrics.catalog";
-import { anyString, floatValue, HOSTILE_STRINGS, jsonText, RawJson, wrongJson } from "./values";
+import { anyString, floatValue, HOSTILE_STRINGS, jsonText, rarely, RawJson, wrongJson } from "./values";
 
 /** The entity whose metrics a field's metric query names (`districts`, `schoolAggregates` ...), if its name says. */
 export const metricEntityOf = (field: string | undefined): MetricEntity | undefined =>
@@ -56,7 +56,7 @@ function item(
   const object = fc.record(model, { requiredKeys: hostile ? [] : [...required] });
   if (!hostile) return object;
   return fc
-    .tuple(object, fc.option(fc.tuple(fc.constantFrom("metrics", "Metric", "values", "__proto__", "limit", ""), wrongJson()), { freq: 8 }))
+    .tuple(object, rarely(fc.tuple(fc.constantFrom("metrics", "Metric", "values", "__proto__", "limit", ""), wrongJson()), 12))
     .map(([o, extra]) => (extra ? { ...o, [extra[0]]: extra[1] } : o));
 }
 

@@ -2,8 +2,9 @@
  * What every response must be, whatever was sent (contract section 2; docs/http-conventions.md): never a 5xx;
  * every 4xx (and any other error) the generic body `{ error, message, statusCode }` with statusCode equal to the
  * status, as JSON; on /graphql, every error of a GraphQL-shaped body carrying a code, and none of them
- * INTERNAL_SERVER_ERROR (a resolver's failure masked into a 200 is the same defect as a REST 500). Leaks and
- * hangs are judged by the runner, which knows the caller and the clock.
+ * INTERNAL_SERVER_ERROR (a resolver's failure masked into a 200 is the same defect as a REST 500). Hangs are
+ * judged by the runner, which knows the clock; leaks by the runner too, from the canaries found here (the runner
+ * knows the caller and asks the database whether its organization unlocked the record).
  */
 import type { FuzzRequest } from "./request";
 
@@ -67,4 +68,18 @@ export function judge(request: FuzzRequest, received: Received): { problem: Prob
     });
   }
   return problems;
+}
+
+/** Gated columns of the fuzz data hold `fzleak` and their record's id without dashes (fixtures.ts plants them). */
+export const CANARY_PREFIX = "fzleak";
+const CANARY = new RegExp(`${CANARY_PREFIX}([0-9a-f]{32})`, "g");
+
+/** The records whose canaries a response body carries (their ids, with dashes). */
+export function canariesIn(text: string): string[] {
+  const ids = new Set<string>();
+  for (const match of text.matchAll(CANARY)) {
+    const hex = match[1]!;
+    ids.add(`${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`);
+  }
+  return [...ids];
 }

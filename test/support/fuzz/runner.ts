@@ -9,10 +9,9 @@ import zlib from "node:zlib";
 import fc from "fast-check";
 import type { GraphQLSchema } from "graphql";
 import type { RouteSpec } from "../../../rest-adapter/route";
-import { canariesIn } from "./fixtures";
 import { graphqlRequests } from "./graphql";
 import type { FuzzData } from "./inputs";
-import { judge, type Problem } from "./oracle";
+import { canariesIn, judge, type Problem } from "./oracle";
 import { PLANS, type PlanKey } from "../plans";
 import { describeRequest, type Caller, type FuzzRequest } from "./request";
 import { restRequests } from "./rest";
@@ -58,6 +57,10 @@ export interface FuzzReport {
   labels: Record<string, number>;
   /** Milliseconds spent waiting for answers, by label. */
   labelMs: Record<string, number>;
+  /** 2xx answers by label: how often a route or field got past validation to a result. */
+  labelOk: Record<string, number>;
+  /** Canaries of gated records seen by an organization that had unlocked them: the leak check at work. */
+  canariesOwned: number;
   slowest: { label: string; ms: number; request: string } | null;
   elapsedMs: number;
   failures: Failure[];
@@ -180,6 +183,8 @@ export async function runFuzz(target: FuzzTarget, arb: fc.Arbitrary<FuzzRequest>
     statuses: {},
     labels: {},
     labelMs: {},
+    labelOk: {},
+    canariesOwned: 0,
     slowest: null,
     elapsedMs: 0,
     failures: [],
@@ -218,11 +223,12 @@ export async function runFuzz(target: FuzzTarget, arb: fc.Arbitrary<FuzzRequest>
       return fail(i, request, "hang", `no answer within ${options.timeoutMs} ms (${Math.round(ms)} ms)`);
     }
     report.statuses[answer.status] = (report.statuses[answer.status] ?? 0) + 1;
+    if (answer.status < 300) report.labelOk[request.label] = (report.labelOk[request.label] ?? 0) + 1;
     for (const { problem, reason } of judge(request, answer)) fail(i, request, problem, reason);
     const org = orgOf(request.caller);
     for (const id of canariesIn(answer.body)) {
-      if (!org || !(await target.hasUnlocked(org, id)))
-        fail(i, request, "leak", `gated column of ${id} shown to ${request.caller}: ${answer.body.slice(0, 200)}`);
+      if (org && (await target.hasUnlocked(org, id))) report.canariesOwned += 1;
+      else fail(i, request, "leak", `gated column of ${id} shown to ${request.caller}: ${answer.body.slice(0, 200)}`);
     }
   };
 
@@ -252,7 +258,7 @@ export function summarize(report: FuzzReport): string {
     `seed ${report.seed}: ${report.requests} requests in ${(report.elapsedMs / 1000).toFixed(1)} s`,
     `5xx ${report.counts["5xx"]}, bad shape ${report.counts.shape}, GraphQL errors without a code ${report.counts["graphql-code"]}, ` +
       `GraphQL internal errors ${report.counts["graphql-internal"]}, hangs ${report.counts.hang}, leaks ${report.counts.leak}, connection errors ${report.counts.connection}`,
-    `slowest: ${report.slowest ? `${report.slowest.label} ${report.slowest.ms} ms` : "none"}`,
+    `slowest: ${report.slowest ? `${report.slowest.label} ${report.slowest.ms} ms` : "none"}; canaries seen by their unlocking organization: ${report.canariesOwned}`,
     `statuses: ${statuses}`,
   ].join("\n");
 }

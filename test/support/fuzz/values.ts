@@ -284,6 +284,10 @@ export function uuidText(known: readonly string[], others: readonly string[], ho
   return mixed(hostile, fc.oneof(...options), fc.constantFrom(...BAD_UUIDS), 1);
 }
 
+/** `arb` one time in `n`, else undefined (fc.option's `freq` is the odds of the nil value, the other way round). */
+export const rarely = <T>(arb: fc.Arbitrary<T>, n: number): fc.Arbitrary<T | undefined> =>
+  fc.oneof({ arbitrary: fc.constant(undefined), weight: n - 1 }, { arbitrary: arb, weight: 1 });
+
 /** Any JSON value, nested up to a few levels, with the raw tokens: what goes where a value of another type was declared. */
 export const wrongJson = (): fc.Arbitrary<unknown> =>
   fc.oneof(
