@@ -59,11 +59,12 @@ function readmeLines(report: FuzzReport, host: Record<string, unknown>): string[
   return [
     `${new Date().toISOString().slice(0, 10)}, seed ${report.seed}, ${CONCURRENCY} in flight, ${host.cpus} CPUs (load average at start ${(host.load_average_at_start as number[]).join(" ")}), ${host.postgres}:`,
     "",
-    "| requests | 5xx | bad error shape | GraphQL errors without code / internal | hangs (> 10 s) | gated leaks | connection errors | wall time |",
-    "|---:|---:|---:|---:|---:|---:|---:|---:|",
-    `| ${report.requests.toLocaleString("en-US")} | ${c["5xx"]} | ${c.shape} | ${c["graphql-code"]} / ${c["graphql-internal"]} | ${c.hang} | ${c.leak} | ${c.connection} | ${Math.round(report.elapsedMs / 1000)} s |`,
+    "| requests | 5xx | bad error shape | internals in a message | GraphQL errors without code / internal | hangs (> 10 s) | gated leaks | connection errors | wall time |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    `| ${report.requests.toLocaleString("en-US")} | ${c["5xx"]} | ${c.shape} | ${c["internal-message"]} | ${c["graphql-code"]} / ${c["graphql-internal"]} | ${c.hang} | ${c.leak} | ${c.connection} | ${Math.round(report.elapsedMs / 1000)} s |`,
     "",
-    `Slowest request: ${report.slowest ? `${report.slowest.label}, ${report.slowest.ms} ms` : "none"}. Statuses: ${statuses}.`,
+    `Slowest request: ${report.slowest ? `${report.slowest.label}, ${report.slowest.ms} ms` : "none"}. Statuses: ${statuses}. ` +
+      `Canaries of gated records seen by the organization that unlocked them (the leak check at work): ${report.canariesOwned}.`,
   ];
 }
 

@@ -45,6 +45,16 @@ describe("fuzz oracle", () => {
     expect(problems(rest, { status: 200, contentType: "application/json", body: "{" })).toEqual(["shape"]);
   });
 
+  it("refuses messages that carry the server's internals instead of the caller's problem", () => {
+    const generic = (message: string) => json(400, { error: "bad_request", message, statusCode: 400 });
+    expect(problems(rest, generic("Cannot read properties of null (reading 'variableDefinitions')"))).toEqual(["internal-message"]);
+    expect(problems(rest, generic('invalid input syntax for type uuid: "x"'))).toEqual(["internal-message"]);
+    expect(problems(graphql, json(400, { errors: [{ message: "x is not a function", extensions: { code: "BAD_USER_INPUT" } }] }))).toEqual([
+      "internal-message",
+    ]);
+    expect(problems(rest, generic('limit must be an integer from 1 to 200; got "undefined"'))).toEqual([]);
+  });
+
   it("GraphQL: every error coded, none internal; other 4xx bodies generic", () => {
     expect(
       problems(graphql, json(200, { data: { districts: null }, errors: [{ message: "x", extensions: { code: "NOT_FOUND" } }] })),

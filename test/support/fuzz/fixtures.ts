@@ -11,6 +11,9 @@ import type { AccessPolicy } from "../../../src/features/account/access/access.s
 import { CONTACT_ACCESS } from "../../../src/features/catalogue/contacts/contact.service";
 import { DISTRICT_ACCESS } from "../../../src/features/catalogue/districts/district.service";
 import { SCHOOL_ACCESS } from "../../../src/features/catalogue/schools/school.service";
+import { buildDossier } from "../../../src/features/research/briefs/brief.dossier";
+import { runOpportunityAgent } from "../../../src/features/research/opportunities/opportunity.agent";
+import { loadEnv } from "../../../src/config/env";
 import { seedDemoLayer } from "../../../src/seed/demo/demo.service";
 import { insertContactCatalogue } from "../../contacts/fixtures";
 import { insertAssessmentSummary, insertEvent, insertIntelligence } from "../block-factories";
@@ -127,11 +130,41 @@ export async function seedFuzzData(db: Db, orgs: Record<PlanKey, string>): Promi
   await insertUnlock(db, orgs.enterprise, "district", districts[3]!);
   await insert(db, "bid_filings", { organization_id: orgs.enterprise, bid_id: intelligence.openBidId, action: "save" });
 
+  await insert(db, "webhooks", {
+    organization_id: orgs.enterprise,
+    url: "https://hooks.example.org/fuzz",
+    events: ["brief.ready"],
+    secret: "whsec_fuzz",
+  });
+
   await plantCanaries(db);
+  // Built from the data as it now is (canaries included), by the service's own builders: what serves them must gate them.
+  const project = await insert(db, "projects", { organization_id: orgs.enterprise, name: "Fuzz project" });
+  await runOpportunityAgent(db, project);
+  for (const [entityType, entityId] of [
+    ["district", districts[0]!],
+    ["district", districts[3]!],
+    ["district", catalogue.d.alpha],
+    ["school", schools[0]!],
+  ] as const) {
+    const built = await buildDossier(db, loadEnv({}), { organization_id: orgs.enterprise, entity_type: entityType, entity_id: entityId });
+    await insert(db, "briefs", {
+      organization_id: orgs.enterprise,
+      project_id: project,
+      entity_type: entityType,
+      entity_id: entityId,
+      status: "ready",
+      dossier: built.dossier,
+      generator: built.generator,
+      finished_at: new Date(),
+    });
+  }
+  const fedIds = async (table: string) =>
+    (await db.query<{ fed_id: string }>(`SELECT fed_id FROM ${table} ORDER BY fed_id LIMIT 5`)).map((r) => r.fed_id);
   return {
-    ids: await idPools(db),
+    ids: await idPools(db, orgs.enterprise),
     words: ["Fuzz", "District", "Alpha", "Ada", "Superintendent", "County 0", "City 1", "NE", "lms", "fuzz-assoc"],
-    fedIds: (await db.query<{ fed_id: string }>(`SELECT fed_id FROM districts ORDER BY fed_id LIMIT 5`)).map((r) => r.fed_id),
+    fedIds: { District: await fedIds("districts"), School: await fedIds("schools") },
     years: YEARS,
   };
 }
@@ -154,10 +187,22 @@ async function plantCanaries(db: Db): Promise<void> {
   }
 }
 
-async function idPools(db: Db): Promise<Record<string, string[]>> {
+/**
+ * Up to 25 ids of each kind. Rows an organization owns (lists, projects, webhooks ...) are the enterprise
+ * organization's first, the caller of most requests: the others' ids are still drawn now and then (they must 404).
+ */
+async function idPools(db: Db, enterprise: string): Promise<Record<string, string[]>> {
   const pools: Record<string, string[]> = {};
   for (const [type, table] of Object.entries(ID_TABLES)) {
-    const rows = await db.query<{ id: string }>(`SELECT id::text AS id FROM ${table} ORDER BY id LIMIT 25`);
+    const [owned] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'organization_id'`,
+      [table],
+    );
+    const rows = owned!.n
+      ? await db.query<{ id: string }>(`SELECT id::text AS id FROM ${table} ORDER BY organization_id IS DISTINCT FROM $1, id LIMIT 25`, [
+          enterprise,
+        ])
+      : await db.query<{ id: string }>(`SELECT id::text AS id FROM ${table} ORDER BY id LIMIT 25`);
     if (rows.length) pools[type] = rows.map((r) => r.id);
   }
   return pools;
@@ -180,7 +225,7 @@ export async function warmUp(base: string, apiKey: string): Promise<void> {
   const res = await fetch(`${base}/api/v1/semantic-search`, {
     method: "POST",
     headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ query: "warm up" }),
+    body: JSON.stringify({ query: "warm up", entity_type: "district" }),
   });
   if (res.status !== 200) throw new Error(`warm-up: POST /api/v1/semantic-search answered ${res.status} ${await res.text()}`);
 }

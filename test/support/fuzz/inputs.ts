@@ -39,11 +39,11 @@ import {
   wrongJson,
 } from "./values";
 
-/** What the fuzzer knows of the data under test: ids by GraphQL type name, strings it holds, its school years. */
+/** What the fuzzer knows of the data under test: ids and NCES ids by GraphQL type name, strings it holds, its school years. */
 export interface FuzzData {
   ids: Record<string, string[]>;
   words: string[];
-  fedIds: string[];
+  fedIds: Record<string, string[]>;
   years: number[];
 }
 
@@ -83,7 +83,32 @@ const mixed = <T>(hostile: boolean, valid: fc.Arbitrary<T>, bad: fc.Arbitrary<T>
 function grammarText(slot: Slot, data: FuzzData, hostile: boolean): fc.Arbitrary<string> | undefined {
   if (slot.name === "metricQuery") return metricQueryText(metricEntityOf(slot.field), data.years, hostile);
   if (slot.name === "year") return summaryYear(data.years, hostile);
-  if (/^fedIds?$/.test(slot.name)) return mixed(hostile, fc.constantFrom(...data.fedIds, "0000000"), anyString([], true), 3);
+  if (/^fedIds?$/.test(slot.name)) {
+    const own = (slot.owner && data.fedIds[slot.owner]) || Object.values(data.fedIds).flat();
+    return mixed(
+      hostile,
+      fc.oneof({ arbitrary: fc.constantFrom(...own), weight: 4 }, fc.constantFrom("0000000", "000000000000")),
+      anyString([], true),
+      3,
+    );
+  }
+  // Web addresses (webhooks' `url` ...): https ones mostly; hostile: private hosts, other schemes, malformed.
+  if (/(^u|U)rl$/.test(slot.name))
+    return mixed(
+      hostile,
+      fc.oneof(fc.constantFrom("https://hooks.example.org/fuzz", "https://example.com/a?b=c#d"), fc.webUrl()),
+      fc.constantFrom(
+        "http://127.0.0.1/",
+        "http://169.254.169.254/latest",
+        "https://localhost:1/",
+        "ftp://example.com/",
+        "javascript:alert(1)",
+        "https://",
+        "not a url",
+        `https://example.com/${"a".repeat(5000)}`,
+      ),
+      4,
+    );
   return undefined;
 }
 

@@ -8,7 +8,14 @@
  */
 import type { FuzzRequest } from "./request";
 
-export type Problem = "5xx" | "shape" | "graphql-code" | "graphql-internal" | "hang" | "leak" | "connection";
+export type Problem = "5xx" | "shape" | "internal-message" | "graphql-code" | "graphql-internal" | "hang" | "leak" | "connection";
+
+/**
+ * Text of the server's internals in an error message (a JavaScript error, PostgreSQL's or Prisma's own words, a
+ * stack frame or a source path): the message must name the caller's problem instead (contract section 2).
+ */
+const INTERNALS =
+  /Cannot read propert(y|ies) of|is not a function|is not iterable|Maximum call stack|\bat \S+ \(\S+:\d+:\d+\)|invalid input syntax for|violates \S+ constraint|relation "\w+" does not exist|column "\w+" does not exist|syntax error at or near|out of range for type|could not determine data type|Invalid `prisma|PrismaClient|node_modules\/|\/src\/\w+\//;
 
 export interface Received {
   status: number;
@@ -46,6 +53,8 @@ export function judge(request: FuzzRequest, received: Received): { problem: Prob
   if (request.face === "graphql" && parsed.ok && isObject(parsed.value) && Array.isArray(parsed.value.errors)) {
     for (const error of parsed.value.errors as unknown[]) {
       const code = isObject(error) && isObject(error.extensions) ? error.extensions.code : undefined;
+      const message = isObject(error) && typeof error.message === "string" ? error.message : "";
+      if (INTERNALS.test(message)) problems.push({ problem: "internal-message", reason: `status ${status}: ${message.slice(0, 300)}` });
       if (typeof code !== "string" || !code)
         problems.push({ problem: "graphql-code", reason: `error without a code: ${JSON.stringify(error).slice(0, 300)}` });
       else if (code === "INTERNAL_SERVER_ERROR")
@@ -61,6 +70,8 @@ export function judge(request: FuzzRequest, received: Received): { problem: Prob
       });
     else if (!isGenericError(parsed.value, status))
       problems.push({ problem: "shape", reason: `status ${status}: ${received.body.slice(0, 300)}` });
+    else if (INTERNALS.test((parsed.value as { message: string }).message))
+      problems.push({ problem: "internal-message", reason: `status ${status}: ${received.body.slice(0, 300)}` });
   } else if (json && !parsed.ok) {
     problems.push({
       problem: "shape",

@@ -164,6 +164,7 @@ function send(
 const emptyCounts = (): Record<Problem, number> => ({
   "5xx": 0,
   shape: 0,
+  "internal-message": 0,
   "graphql-code": 0,
   "graphql-internal": 0,
   hang: 0,
@@ -256,7 +257,7 @@ export function summarize(report: FuzzReport): string {
     .join(", ");
   return [
     `seed ${report.seed}: ${report.requests} requests in ${(report.elapsedMs / 1000).toFixed(1)} s`,
-    `5xx ${report.counts["5xx"]}, bad shape ${report.counts.shape}, GraphQL errors without a code ${report.counts["graphql-code"]}, ` +
+    `5xx ${report.counts["5xx"]}, bad shape ${report.counts.shape}, internals in a message ${report.counts["internal-message"]}, GraphQL errors without a code ${report.counts["graphql-code"]}, ` +
       `GraphQL internal errors ${report.counts["graphql-internal"]}, hangs ${report.counts.hang}, leaks ${report.counts.leak}, connection errors ${report.counts.connection}`,
     `slowest: ${report.slowest ? `${report.slowest.label} ${report.slowest.ms} ms` : "none"}; canaries seen by their unlocking organization: ${report.canariesOwned}`,
     `statuses: ${statuses}`,
