@@ -143,7 +143,6 @@ export class ExecutionEngine {
       query = this.compile(request.document, request.operationName, "document");
       this.clientOperations.set(key, query);
     }
-    const operation = getOperationAST(request.document, request.operationName)!;
     const run = () => query.query(undefined, request.context, variables) as Promise<ExecutionResult>;
     return coded(await this.run({ face: "graphql", document: request.document, operation, variables, context: request.context }, run));
   }
