@@ -20,7 +20,10 @@
  * Idempotency-Key: the key is reserved under the organization lock before any work (same key running
  * or done with another body: 409), and the response stored when the work is done; a replay within
  * 24 h answers the stored response. A request that failed (4xx) stores nothing and may be retried with
- * the same key.
+ * the same key. A reservation older than the request budget (REQUEST_TIMEOUT_MS) belongs to a request that was
+ * answered at its deadline or whose process died before storing its response (kill -9 mid-unlock): the same key
+ * takes it over and does the work again, which is safe because each entity's unlock is decided under the
+ * organization's lock from the entity's state (nothing is charged twice).
  */
 import crypto from "node:crypto";
 import type { Env } from "../../../config/env";
@@ -32,6 +35,7 @@ import { UNLOCK_COST } from "../credits/pricing";
 import type { Viewer } from "../auth/viewer";
 import { readContactForUnlock, requireParentUnlocked, type ContactUnlockTarget } from "../../catalogue/contacts/contact.service";
 import { MONEY_TX, type Tx } from "../../../db/transaction";
+import { faultPoint } from "../../../fault-points";
 import { charge, creditSummary, hold, lockOrganization, requireAvailable } from "../credits/credits.service";
 import type { UnlockEntityType, UnlockInput } from "./unlock.inputs";
 import { emitUnlockEvent, extractJob } from "./unlock.jobs";
@@ -82,7 +86,7 @@ export const UNLOCK_KINDS: Partial<Record<UnlockEntityType, UnlockKind>> = {
 export interface UnlockOptions {
   idempotencyKey?: string | null;
   jobs?: JobQueue;
-  env: Pick<Env, "HOLD_TTL_SECONDS">;
+  env: Pick<Env, "HOLD_TTL_SECONDS" | "REQUEST_TIMEOUT_MS">;
 }
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -96,7 +100,7 @@ export async function unlock(db: Db, viewer: Viewer, input: UnlockInput, options
   const operationKey = key ?? crypto.randomUUID();
   const requestHash = key === null ? "" : hashRequest(input);
   if (key !== null) {
-    const replay = await reserveKey(db, viewer.organizationId, key, requestHash);
+    const replay = await reserveKey(db, viewer.organizationId, key, requestHash, options.env.REQUEST_TIMEOUT_MS);
     if (replay) return replay;
   }
   try {
@@ -173,13 +177,24 @@ function hashRequest(input: UnlockInput): string {
     .digest("hex");
 }
 
-/** Reserves the key, or returns the stored response to replay; 409 for another body or a request still running. */
-async function reserveKey(db: Db, organizationId: string, key: string, requestHash: string): Promise<UnlockPayload | null> {
+/**
+ * Reserves the key, or returns the stored response to replay; 409 for another body or a request still running (a
+ * reservation younger than `budgetMs`; an older one is abandoned and taken over).
+ */
+async function reserveKey(
+  db: Db,
+  organizationId: string,
+  key: string,
+  requestHash: string,
+  budgetMs: number,
+): Promise<UnlockPayload | null> {
   return db.prisma.$transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
     const where = { organization_id_key: { organization_id: organizationId, key } };
     const found = await tx.idempotencyKey.findUnique({ where });
-    if (found && Date.now() - found.created_at.getTime() < IDEMPOTENCY_WINDOW_MS) {
+    const age = found ? Date.now() - found.created_at.getTime() : Infinity;
+    const abandoned = found?.status_code === IN_PROGRESS && age >= budgetMs;
+    if (found && age < IDEMPOTENCY_WINDOW_MS && !abandoned) {
       if (found.request_hash !== requestHash) throw new ConflictError("this Idempotency-Key was used with a different request body");
       if (found.status_code === IN_PROGRESS) throw new ConflictError("a request with this Idempotency-Key is still in progress");
       return found.response as unknown as UnlockPayload;
@@ -319,6 +334,7 @@ async function unlockOne(
       update: { state, ...pending },
     });
     await options.jobs.send(tx, extractJob, { holdId, entityType: item.entityType, entityId: item.entityId, organizationId: org }, jobId);
+    await faultPoint("unlock.hold");
     return {
       ...base,
       outcome: "unlock_pending",
