@@ -44,8 +44,10 @@ export class JobQueue {
   ) {}
 
   static async start(db: Db, options: JobQueueOptions): Promise<JobQueue> {
-    // The supervisor (every process runs one) looks for lapsed heartbeats this often.
-    const supervision = { superviseIntervalSeconds: options.env.JOB_HEARTBEAT_SECONDS };
+    // The supervisor (every process runs one) looks for lapsed heartbeats twice per heartbeat period; a queue is
+    // examined at most once per monitor interval (pg-boss's default 60 s would let a dead worker's job wait a minute more).
+    const halfHeartbeat = Math.max(1, Math.floor(options.env.JOB_HEARTBEAT_SECONDS / 2));
+    const supervision = { superviseIntervalSeconds: halfHeartbeat, monitorIntervalSeconds: halfHeartbeat };
     const boss =
       db.driver.kind === "embedded"
         ? new PgBoss({ db: fromPglite(db.driver.pglite as never), backend: "pglite", schema: JOB_SCHEMA, schedule: false, ...supervision })
