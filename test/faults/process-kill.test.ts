@@ -108,17 +108,16 @@ pg("kill -9 of API and worker processes mid-work", () => {
   const jobOf = (id: string) =>
     one<{ state: string; retry_count: number }>(`SELECT state::text, retry_count FROM pgboss.job WHERE id = $1`, [id]);
 
+  /** A district whose website is the fixture site, not yet extracted. */
+  const siteDistrict = (database: TestDb) =>
+    insertDistrict(database, { name: "Cedar Ridge Public Schools", state: "NE", status: "pending", website_url: `${site.origin}/` });
+
   /** The extraction of the same site and a poll of the same feed, run in this process without a kill, on a fresh database. */
   async function runCleanly(): Promise<{ extracted: unknown; articles: unknown[] }> {
     const clean = await createTestDb();
     try {
       const env = loadEnv({ ...process.env, ...ENV });
-      const reference = await insertDistrict(clean, {
-        name: "Cedar Ridge Public Schools",
-        state: "NE",
-        status: "pending",
-        website_url: `${site.origin}/`,
-      });
+      const reference = await siteDistrict(clean);
       await runExtractionPipeline(clean, "district", reference, { env });
       const { feed } = await addFeed(clean, `${news.origin}/feeds/atom.xml`);
       await pollFeed(clean, env, feed.id);
@@ -130,12 +129,7 @@ pg("kill -9 of API and worker processes mid-work", () => {
 
   it("an API process and three workers killed mid-transaction and mid-job: nothing lost, nothing settled twice, every job retried", async () => {
     await organization(db);
-    const extracted = await insertDistrict(db, {
-      name: "Cedar Ridge Public Schools",
-      state: "NE",
-      status: "pending",
-      website_url: `${site.origin}/`,
-    });
+    const extracted = await siteDistrict(db);
     const instant = await insertDistrict(db, { status: "completed" });
     const keyed = await insertDistrict(db, { status: "pending" });
     const briefed = await insertDistrict(db, { name: "Brief District", state: "NE" });
@@ -272,12 +266,7 @@ pg("kill -9 of API and worker processes mid-work", () => {
     try {
       db = last; // the helpers above read `db`
       await organization(db);
-      const extracted = await insertDistrict(db, {
-        name: "Cedar Ridge Public Schools",
-        state: "NE",
-        status: "pending",
-        website_url: `${site.origin}/`,
-      });
+      const extracted = await siteDistrict(db);
       const briefed = await insertDistrict(db, { name: "Brief District", state: "NE" });
       const noRetry = { ...ENV, DATABASE_URL: db.url, JOB_RETRY_LIMIT: "0" };
       const [api, doomed] = await Promise.all([
