@@ -18,6 +18,7 @@ import type { Db } from "../../../db/client";
 import { SqlParams } from "../../../db/sql";
 import { MONEY_TX } from "../../../db/transaction";
 import { BadRequestError } from "../../../graphql/errors";
+import type { Commit } from "../../../graphql/request-budget";
 import type { Loaders } from "../../../graphql/loader-groups";
 import { unlockedSql, type GatedRow } from "../../account/access/access.service";
 import type { AccessSummary } from "../../account/access/access.type";
@@ -361,6 +362,7 @@ export async function semanticSearch(
   viewer: Viewer,
   loaders: Loaders,
   input: SemanticSearchInput,
+  commit: Commit = (work) => work(),
 ): Promise<SemanticSearchResult> {
   const { query, limit, filters } = checkInput(input);
   const type = input.entityType;
@@ -369,11 +371,6 @@ export async function semanticSearch(
   const before = await creditSummary(db.prisma, org);
   if (before.available < SEMANTIC_SEARCH_COST) throw new InsufficientCreditsError(before.available, SEMANTIC_SEARCH_COST);
   const rows = await rankEntities(db, org, embeddingProvider(env), { query, entityType: type, filters, limit });
-  await db.prisma.$transaction(async (tx) => {
-    await lockOrganization(tx, org);
-    await requireAvailable(tx, org, SEMANTIC_SEARCH_COST);
-    await charge(tx, org, SEMANTIC_SEARCH_COST, { note: `semantic search (${type})` });
-  }, MONEY_TX);
   const hits = rows.filter((r): r is SearchRow & { entity_id: string; score: number } => r.entity_id !== null);
   const ids = hits.map((r) => r.entity_id);
   const loaded = await (type === SemanticSearchEntityType.district
@@ -382,6 +379,15 @@ export async function semanticSearch(
       ? loaders.schools.byId.loadMany(ids)
       : loaders.contacts.byId.loadMany(ids));
   const records = loaded.filter((r): r is NonNullable<typeof r> & SearchedRecord => r !== null && !(r instanceof Error));
+  // The charge is the search's last statement, as a write the request answers with (request-budget.ts `Commit`): a
+  // search that runs out of its time budget before it is charged costs nothing, and one charged is answered.
+  await commit(() =>
+    db.prisma.$transaction(async (tx) => {
+      await lockOrganization(tx, org);
+      await requireAvailable(tx, org, SEMANTIC_SEARCH_COST);
+      await charge(tx, org, SEMANTIC_SEARCH_COST, { note: `semantic search (${type})` });
+    }, MONEY_TX),
+  );
   const served = new Set(records.map((r) => r.id));
   const top = hits[0]?.score || 1;
   const relevance: Record<string, number> = {};
