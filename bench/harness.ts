@@ -168,7 +168,7 @@ export interface Measured {
 const TICK_MS = 10; // /proc reports CPU time in clock ticks of 1/100 s (getconf CLK_TCK)
 
 /** utime + stime of these processes, in ms (processes that are gone count 0). */
-function cpuMs(pids: number[]): Map<number, number> {
+export function cpuMs(pids: number[]): Map<number, number> {
   const times = new Map<number, number>();
   for (const pid of pids) {
     try {

@@ -28,6 +28,7 @@ export const SMOKE_RUNS: Record<string, string[]> = {
   "bench:export": [],
   "bench:semantic": [],
   "bench:load": [],
+  "bench:fuzz": [],
 };
 
 /** The bench scripts of package.json (bench:smoke, this runner, aside). */

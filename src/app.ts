@@ -212,7 +212,9 @@ function compiledExecution(engine: ExecutionEngine): GatewayInterface {
             queryHash: request.queryHash,
             source: request.source,
             document: request.document,
-            operationName: request.operationName,
+            // The client's operationName: Apollo's own (request.operationName) is that of the operation it resolved, null
+            // when it resolved none (an unknown name), and the executor would then run the document's only operation.
+            operationName: request.request.operationName ?? null,
             context: request.context as Context,
             variables: request.request.variables,
           }),

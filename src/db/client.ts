@@ -11,6 +11,7 @@ import { logger } from "../logger";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 import { PrismaClient } from "./generated/client";
 import { Turns } from "./turns";
+import { hnswSessionSql, hnswStartupOptions } from "./vector-settings";
 
 export type DbKind = "embedded" | "postgres";
 
@@ -27,6 +28,11 @@ export interface Db {
   transaction<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Statements sent to the database since start; tests use it to prove there is no N+1. */
   readonly stats: { statements: number };
+  /**
+   * This database without a request's time budget (src/graphql/request-budget.ts wraps it per request): work whose
+   * result outlives the request, such as filling a process-wide cache, runs on it.
+   */
+  readonly unbounded: Db;
   /**
    * The raw driver, for pg-boss, which shares the database. Embedded: `pglite` takes turns (src/db/turns.ts)
    * and counts its statements; `uncounted` is a statement in turn that `stats` does not count (the control channel).
@@ -88,7 +94,7 @@ async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db
   const stats = { statements: 0 };
   const uncounted = takeTurnsAndCount(pglite, stats);
   try {
-    await pglite.exec("CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_trgm;");
+    await pglite.exec(`CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_trgm; ${hnswSessionSql()}`);
   } catch (error) {
     await pglite.close().catch(() => undefined);
     lock?.release();
@@ -105,7 +111,7 @@ async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db
     },
   });
   const root = queryable(pglite);
-  return {
+  const db: Db = {
     kind: "embedded",
     prisma,
     hasVector: true,
@@ -114,6 +120,9 @@ async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db
     transaction: (fn) => pglite.transaction((tx) => fn(queryable(tx))),
     stats,
     driver: { kind: "embedded", pglite, uncounted },
+    get unbounded() {
+      return db;
+    },
     async close() {
       try {
         await prisma.$disconnect();
@@ -123,6 +132,7 @@ async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db
       }
     },
   };
+  return db;
 }
 
 async function createPostgresDb(url: string, poolSize: number, statementTimeoutMs?: number): Promise<Db> {
@@ -136,6 +146,8 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    // pgvector's search settings on every connection (inert placeholders where the extension is absent).
+    options: hnswStartupOptions(),
     ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
   });
   const stats = { statements: 0 };
@@ -165,7 +177,7 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
     },
   });
   const root = queryable(pool);
-  return {
+  const db: Db = {
     kind: "postgres",
     prisma,
     hasVector,
@@ -187,11 +199,15 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
     },
     stats,
     driver: { kind: "postgres", pool, url },
+    get unbounded() {
+      return db;
+    },
     async close() {
       await prisma.$disconnect();
       await pool.end();
     },
   };
+  return db;
 }
 
 /**

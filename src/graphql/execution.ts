@@ -112,10 +112,19 @@ export class ExecutionEngine {
     context: Context;
     variables?: Record<string, unknown>;
   }): Promise<ExecutionResult> {
+    // An operationName the document does not hold, or several operations and none named: Apollo resolved no
+    // operation and passes the first error on (as OPERATION_RESOLUTION_FAILURE, 400), in graphql-js's words.
+    const operation = getOperationAST(request.document, request.operationName);
+    if (!operation) {
+      const message = request.operationName
+        ? `Unknown operation named "${clip(request.operationName)}".`
+        : "Must provide operation name if query contains multiple operations.";
+      return { errors: [new AppError("BAD_USER_INPUT", message)] };
+    }
     // operationAdmission checked the values already; this fills in the defaults the compiled query would miss.
     let variables: Record<string, unknown>;
     try {
-      variables = this.variables(getOperationAST(request.document, request.operationName)!, request.variables);
+      variables = this.variables(operation, request.variables);
     } catch (error) {
       return { errors: [error as GraphQLError] };
     }
@@ -134,7 +143,6 @@ export class ExecutionEngine {
       query = this.compile(request.document, request.operationName, "document");
       this.clientOperations.set(key, query);
     }
-    const operation = getOperationAST(request.document, request.operationName)!;
     const run = () => query.query(undefined, request.context, variables) as Promise<ExecutionResult>;
     return coded(await this.run({ face: "graphql", document: request.document, operation, variables, context: request.context }, run));
   }

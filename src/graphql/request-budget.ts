@@ -246,6 +246,7 @@ export function boundedDb(
     hasVector: db.hasVector,
     stats: db.stats,
     driver: db.driver,
+    unbounded: db.unbounded,
     ...root,
     transaction: (fn) => guard(() => db.transaction((q) => fn(bounded(q)))),
     close: () => db.close(),

@@ -9,25 +9,13 @@ import { createApp } from "../../src/app";
 import type { ExecutionEngine } from "../../src/graphql/execution";
 import type { IdempotencyHooks } from "../../src/graphql/idempotency";
 import { loadEnv } from "../../src/config/env";
-import { createApiKey } from "../../src/features/account/organizations/api-keys.service";
-import { createOrganization } from "../../src/features/account/organizations/organization.service";
 import { createHttpServer } from "../../src/http-server";
 import { createMetrics, type Metrics } from "../../src/observability/metrics";
 import type { Jobs } from "../../src/jobs/worker";
 import { createTestDb, type TestDb } from "./db";
+import { createPlanOrganizations, GENEROUS_RATE_LIMITS, type PlanKey } from "./plans";
 
-/**
- * Test files fire hundreds of requests from one key at once: limits no test meets, unless it sets its own
- * (test/http/rate-limits.test.ts). The limiter still runs, so every test exercises its statement and headers.
- */
-export const GENEROUS_RATE_LIMITS = Object.fromEntries(
-  ["FREE", "PRO", "ENTERPRISE"].map((plan) => [
-    `RATE_LIMIT_${plan}`,
-    "rate=1000000 burst=1000000 concurrency=100000 cost_rate=1000000000000 cost_burst=1000000000000",
-  ]),
-);
-
-export type PlanKey = "free" | "pro" | "enterprise" | "internal";
+export { GENEROUS_RATE_LIMITS, type PlanKey };
 
 export interface TestApp {
   db: TestDb;
@@ -77,18 +65,7 @@ export async function createTestApp(
   });
   const server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const keys = {} as Record<PlanKey, string>;
-  const orgs = {} as Record<PlanKey, string>;
-  for (const plan of ["free", "pro", "enterprise", "internal"] as const) {
-    const { organizationId } = await createOrganization(db, {
-      name: `Test ${plan}`,
-      plan,
-      credits: 100,
-      entitlements: plan === "enterprise" || plan === "internal" ? ["signals"] : [],
-    });
-    orgs[plan] = organizationId;
-    keys[plan] = (await createApiKey(db, organizationId)).apiKey;
-  }
+  const { keys, orgs } = await createPlanOrganizations(db);
   const agent = supertest(server);
   const auth = (plan: PlanKey) => `Bearer ${keys[plan]}`;
   return {

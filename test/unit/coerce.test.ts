@@ -98,6 +98,11 @@ describe("REST string parameters -> GraphQL variables (rest-adapter/coerce.ts)",
     expect(() => coerceString("grant_end_after", "30/06/2024", DateScalar)).toThrow(
       'grant_end_after must be a date YYYY-MM-DD; got "30/06/2024"',
     );
+    // Days JavaScript's Date.parse accepts (rolling over) and PostgreSQL's date refuses (issue 26: a 500 before).
+    for (const day of ["2026-02-31", "2025-02-29", "2026-04-31", "0000-01-01", "2026-13-01", "2026-00-10", "2026-01-00"])
+      expect(() => coerceString("grant_end_after", day, DateScalar)).toThrow(`grant_end_after must be a date YYYY-MM-DD; got "${day}"`);
+    for (const day of ["2024-02-29", "2000-02-29", "0001-01-01", "9999-12-31"])
+      expect(coerceString("grant_end_after", day, DateScalar)).toBe(day);
     expect(() => coerceString("id", "not-a-uuid", UUIDScalar)).toThrow(new ParameterError('id must be a UUID; got "not-a-uuid"'));
     expect(() => coerceString("id", "x".repeat(100), UUIDScalar)).toThrow(
       new ParameterError(`id must be a UUID; got "${"x".repeat(79)}… (102 characters)`),

@@ -13,7 +13,15 @@ import type { Viewer } from "../../account/auth/viewer";
 import type { Records } from "../../kits/blocks/record.service";
 import { LOCALE_CODE_PREFIX } from "../../kits/common/enums";
 import { checkColumns, runChecks, type FilterCheck } from "../../kits/common/list-kit";
-import { compileMetricQuery, historyGatedNotice, parseMetricQuery, type MetricPoint, type MetricQuery } from "../metrics/metric-query";
+import {
+  compileMetricQuery,
+  historyGatedNotice,
+  MAX_YEAR,
+  MIN_YEAR,
+  parseMetricQuery,
+  type MetricPoint,
+  type MetricQuery,
+} from "../metrics/metric-query";
 import { findMetric, type MetricEntity } from "../metrics/metrics.catalog";
 import { AGGREGATE_MAX_ITEMS, type AggregateArgs } from "./aggregate.inputs";
 import { AggregateGroupKey, type AggregateGroup } from "./aggregate.type";
@@ -23,7 +31,6 @@ export type AggregateStat = (typeof AGGREGATE_STATS)[number];
 const GROUP_KEYS = Object.values(AggregateGroupKey);
 /** The access join's alias, the one the lists' filter SQL names (record.service.ts). */
 const UNLOCK = "u";
-const [MIN_YEAR, MAX_YEAR] = [1000, 9999]; // the metric query's four-digit years
 
 /** The statistic over one group's non-null values `v` (SQL aggregate). */
 const STAT_SQL: Record<AggregateStat, (v: string) => string> = {

@@ -12,7 +12,7 @@ import { defineRecords, listRecords, loadRecordsByIds, type RecordRow } from "..
 import { District } from "./district.type";
 import { DISTRICT_LIST, type DistrictFilter, type DistrictListArgs, type DistrictOrderField } from "./district.inputs";
 
-const DISTRICT_ACCESS = defineAccess({
+export const DISTRICT_ACCESS = defineAccess({
   entityType: "district",
   unlockCost: UNLOCK_COST.district,
   gatedColumns: ["ai_summary", "summary_generated_at", "strategic_priorities", "meeting_minutes_pdfs"],

@@ -15,6 +15,18 @@ export const METRIC_QUERY_MAX_ITEMS = 50;
 export const FILTER_OPS = ["eq", "neq", "gt", "gte", "lt", "lte", "between", "is_null", "not_null"] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
 type ComparisonOp = Exclude<FilterOp, "between" | "is_null" | "not_null">;
+/** The `value` each operator takes: one number, `[lo, hi]`, or none at all. */
+export const FILTER_OP_VALUES: Readonly<Record<FilterOp, "number" | "range" | "none">> = {
+  eq: "number",
+  neq: "number",
+  gt: "number",
+  gte: "number",
+  lt: "number",
+  lte: "number",
+  between: "range",
+  is_null: "none",
+  not_null: "none",
+};
 export const CHANGE_KINDS = ["absolute", "percent"] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 export const SORT_DIRECTIONS = ["asc", "desc"] as const;
@@ -70,8 +82,17 @@ export type HistoryGate = string | null | (() => string | null);
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 // Four-digit years keep the value inside int4; a year no record has is still valid (every value null).
-const MIN_YEAR = 1000;
-const MAX_YEAR = 9999;
+export const MIN_YEAR = 1000;
+export const MAX_YEAR = 9999;
+
+/** The keys each part of a metric query takes: the grammar the parser checks (and test/support/fuzz derives queries from). */
+export const METRIC_QUERY_KEYS = {
+  query: ["select", "filters", "sort"],
+  select: ["metric", "year", "change", "as"],
+  filter: ["metric", "year", "change", "op", "value"],
+  sort: ["metric", "year", "change", "direction"],
+  change: ["from", "to", "kind"],
+} as const;
 
 type Json = unknown;
 type JsonObject = Record<string, Json>;
@@ -144,7 +165,7 @@ function parseMetricRef(entity: MetricEntity, item: JsonObject, path: string): M
   const metric = parseMetricName(entity, item.metric, `${path}.metric`);
   if (item.year !== undefined && item.change !== undefined) fail(`${path} has both "year" and "change"; give one of them`);
   if (item.change !== undefined) {
-    const change = expectObject(item.change, `${path}.change`, ["from", "to", "kind"]);
+    const change = expectObject(item.change, `${path}.change`, METRIC_QUERY_KEYS.change);
     const from = expectYear(change.from, `${path}.change.from`);
     const to = expectYear(change.to, `${path}.change.to`);
     if (change.kind === undefined) fail(`${path}.change.kind is required (one of ${CHANGE_KINDS.join(", ")})`);
@@ -160,7 +181,7 @@ function parseSelect(entity: MetricEntity, value: Json): MetricSelect[] {
   const seen = new Set<string>();
   return expectArray(value, "select").map((raw, i) => {
     const path = `select[${i}]`;
-    const item = expectObject(raw, path, ["metric", "year", "change", "as"]);
+    const item = expectObject(raw, path, METRIC_QUERY_KEYS.select);
     const ref = parseMetricRef(entity, item, path);
     if (item.as !== undefined && (typeof item.as !== "string" || !IDENTIFIER.test(item.as))) {
       fail(
@@ -177,33 +198,32 @@ function parseSelect(entity: MetricEntity, value: Json): MetricSelect[] {
 function parseFilters(entity: MetricEntity, value: Json): MetricFilter[] {
   return expectArray(value, "filters").map((raw, i): MetricFilter => {
     const path = `filters[${i}]`;
-    const item = expectObject(raw, path, ["metric", "year", "change", "op", "value"]);
+    const item = expectObject(raw, path, METRIC_QUERY_KEYS.filter);
     const ref = parseMetricRef(entity, item, path);
     if (item.op === undefined) fail(`${path}.op is required (one of ${FILTER_OPS.join(", ")})`);
     const op = expectOneOf(item.op, `${path}.op`, FILTER_OPS);
-    switch (op) {
-      case "is_null":
-      case "not_null":
+    switch (FILTER_OP_VALUES[op]) {
+      case "none":
         if (item.value !== undefined) fail(`${path}.value is not allowed with op "${op}"`);
-        return { ...ref, op };
-      case "between": {
+        return { ...ref, op } as MetricFilter;
+      case "range": {
         if (!Array.isArray(item.value) || item.value.length !== 2) {
-          fail(`${path}.value must be [lo, hi] (two numbers) for op "between", got ${describe(item.value)}`);
+          fail(`${path}.value must be [lo, hi] (two numbers) for op "${op}", got ${describe(item.value)}`);
         }
         const lo = expectNumber(item.value[0], `${path}.value[0]`);
         const hi = expectNumber(item.value[1], `${path}.value[1]`);
         if (lo > hi) fail(`${path}.value [${lo}, ${hi}] has lo greater than hi`);
-        return { ...ref, op, value: [lo, hi] };
+        return { ...ref, op, value: [lo, hi] } as MetricFilter;
       }
-      default:
+      case "number":
         if (item.value === undefined) fail(`${path}.value is required for op "${op}"`);
-        return { ...ref, op, value: expectNumber(item.value, `${path}.value`) };
+        return { ...ref, op, value: expectNumber(item.value, `${path}.value`) } as MetricFilter;
     }
   });
 }
 
 function parseSort(entity: MetricEntity, value: Json): MetricSort {
-  const item = expectObject(value, "sort", ["metric", "year", "change", "direction"]);
+  const item = expectObject(value, "sort", METRIC_QUERY_KEYS.sort);
   const ref = parseMetricRef(entity, item, "sort");
   const direction = item.direction === undefined ? "asc" : expectOneOf(item.direction, "sort.direction", SORT_DIRECTIONS);
   return { ...ref, direction };
@@ -223,7 +243,7 @@ export function parseMetricQuery(entity: MetricEntity, raw: string): MetricQuery
     fail(`is not valid JSON (${(error as Error).message})`);
   }
   if (!isObject(parsed)) fail(`must be a JSON object with "select", "filters" and/or "sort", got ${describe(parsed)}`);
-  const query = expectObject(parsed, "the query", ["select", "filters", "sort"]);
+  const query = expectObject(parsed, "the query", METRIC_QUERY_KEYS.query);
   return {
     select: query.select === undefined ? [] : parseSelect(entity, query.select),
     filters: query.filters === undefined ? [] : parseFilters(entity, query.filters),

@@ -28,7 +28,7 @@ import {
 } from "./school.inputs";
 import { School } from "./school.type";
 
-const SCHOOL_ACCESS = defineAccess({
+export const SCHOOL_ACCESS = defineAccess({
   entityType: "school",
   unlockCost: UNLOCK_COST.school,
   gatedColumns: ["ai_summary", "summary_generated_at"],
