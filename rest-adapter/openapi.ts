@@ -65,7 +65,8 @@ export const REST_BASE_PATH = "/api/v1";
 export const openApiPath = (expressPath: string): string => expressPath.replace(/:(\w+)/g, "{$1}");
 
 /** Error codes every endpoint can answer: bad input, no key, nothing at the path, and the masked internal error. */
-const COMMON_ERRORS: ErrorCode[] = ["BAD_USER_INPUT", "UNAUTHENTICATED", "NOT_FOUND", "INTERNAL_SERVER_ERROR"];
+// 503 on every route: the database cannot be reached or is busy, or the process is shutting down (docs/operations.md).
+const COMMON_ERRORS: ErrorCode[] = ["BAD_USER_INPUT", "UNAUTHENTICATED", "NOT_FOUND", "SERVICE_UNAVAILABLE", "INTERNAL_SERVER_ERROR"];
 
 /** Response headers (docs/http-conventions.md): the request id of every answer, the query cost of every run, detail reads' ETag. */
 const HEADERS: Record<string, Json> = {

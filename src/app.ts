@@ -14,7 +14,7 @@ import type { Db } from "./db/client";
 import { ApiKeyAuthenticator } from "./features/account/auth/api-key.service";
 import type { Viewer } from "./features/account/auth/viewer";
 import { createContext, type Context } from "./graphql/context";
-import { AppError, clip, httpError, maskError } from "./graphql/errors";
+import { AppError, asAppError, clip, httpError, maskError } from "./graphql/errors";
 import { ExecutionEngine, type RestAdapterFactory } from "./graphql/execution";
 import type { IdempotencyHooks } from "./graphql/idempotency";
 import { limitRules } from "./graphql/limits";
@@ -277,7 +277,10 @@ function errorHandler(error: unknown, req: Request, res: Response, _next: NextFu
   if (res.headersSent) return;
   const e = error as { type?: string; status?: number; message?: string; errno?: unknown; encoding?: string };
   let body;
-  if (error instanceof AppError) body = httpError(error.code, error.message, error.body);
+  const coded = asAppError(error);
+  if (coded && !(error instanceof AppError))
+    logger.warn("database unavailable", { path: req.path, error: String((error as Error)?.message).slice(0, 300) });
+  if (coded) body = httpError(coded.code, coded.message, coded.body);
   else if (e?.type === "entity.too.large") body = httpError("PAYLOAD_TOO_LARGE", "request body exceeds the 1 MiB limit");
   else if (e?.type === "entity.parse.failed") body = httpError("BAD_USER_INPUT", `malformed JSON body: ${e.message ?? "parse error"}`);
   else if (e?.type === "encoding.unsupported")

@@ -1,6 +1,9 @@
 /**
  * Process start-up for `serve`: open the database, migrate, seed an empty embedded database with the
- * demo dataset, then listen. Requests drain on SIGTERM/SIGINT before the database closes.
+ * demo dataset, then listen. `stop` (SIGTERM/SIGINT, src/cli/main.ts) drains before the database closes: the listener
+ * stops accepting, the requests in flight finish (each is bounded by its REQUEST_TIMEOUT_MS budget) and the running
+ * jobs finish, both for at most `drainMs(env)`; jobs still running then are released back to the queue (retried
+ * elsewhere), and connections still open are cut. docs/operations.md, "Shutdown".
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -13,14 +16,15 @@ import { recordLockUrl } from "./db/data-dir-lock";
 import { openDatabase } from "./db/open";
 import { migrate } from "./db/migrate";
 import { rekeyLegacyExtractionIds } from "./features/research/extraction/extraction.rekey";
-import { createHttpServer } from "./http-server";
+import { createHttpServer, type HttpServer } from "./http-server";
 import { logger } from "./logger";
 import { createMetrics, createMetricsServer } from "./observability/metrics";
 import { checkReadiness } from "./observability/readiness";
+import type { Jobs } from "./jobs/worker";
 import { StartupError } from "./startup-error";
 
 export interface Started {
-  server: http.Server;
+  server: HttpServer;
   db: Db;
   port: number;
   /** The metrics listener's port, when METRICS_PORT is set. */
@@ -32,9 +36,10 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
   const env = options.env ?? loadEnv();
   const t0 = Date.now();
   const db = await openDatabase(env, { serving: true });
-  let server: http.Server;
+  let server: HttpServer;
   let metricsServer: http.Server | undefined;
   let stopApp: () => Promise<void>;
+  let jobs: Jobs;
   try {
     const migrated = await migrate(db);
     if (migrated.applied.length) logger.info("migrations applied", { applied: migrated.applied });
@@ -44,13 +49,13 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
 
     // Every role starts the job queue (the API sends jobs); worker and all also work them (src/compose-jobs.ts).
     const { startServiceJobs } = await import("./compose-jobs");
-    const jobs = await startServiceJobs(db, env, { work: options.role !== "api" });
+    jobs = await startServiceJobs(db, env, { work: options.role !== "api" });
     // Metrics on their own port when asked for (docs/operations.md); every role has them.
     const metrics = env.METRICS_PORT !== undefined ? createMetrics(db) : undefined;
     if (options.role === "worker") {
       // A worker answers /healthz and /readyz only; it serves no API.
       stopApp = () => jobs.stop();
-      server = http.createServer((req, res) => {
+      server = createHttpServer((req, res) => {
         const send = (status: number, body: unknown) =>
           res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
         if (req.url === "/healthz") return send(200, { status: "ok", role: "worker" });
@@ -93,13 +98,22 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      if (metricsServer) await new Promise<void>((resolve) => metricsServer!.close(() => resolve()));
+      const t = Date.now();
+      // The listener is closed at once (the drain's first step), before the line says so.
+      const drained = [server.drain(drainMs(env)), jobs.drain(drainMs(env))];
+      const metricsClosed = metricsServer && new Promise<void>((resolve) => metricsServer!.close(() => resolve()));
+      metricsServer?.closeAllConnections();
+      logger.info("shutting down: draining requests and jobs", { drain_ms: drainMs(env) });
+      await Promise.all([...drained, metricsClosed]);
       await stopApp();
       await db.close();
+      logger.info("stopped", { shutdown_ms: Date.now() - t });
     })());
   return { server, db, port, metricsPort, stop };
 }
+
+/** How long a shutdown waits for the requests and jobs in flight: a request's whole budget, and a margin to answer it. */
+export const drainMs = (env: Pick<Env, "REQUEST_TIMEOUT_MS">): number => env.REQUEST_TIMEOUT_MS + 5_000;
 
 /** The URL a process on this machine reaches the listener at (a wildcard address answers on loopback). */
 function localUrl(host: string, port: number): string {

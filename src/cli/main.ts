@@ -33,6 +33,9 @@ const USAGE = `usage: edmarket <command>
 
 type Command = (args: ParsedArgs) => Promise<unknown>;
 
+/** What closing the job queue and the database may take after the drain (src/server.ts drainMs). */
+const SHUTDOWN_MARGIN_MS = 10_000;
+
 type Migrated = Awaited<ReturnType<typeof migrate>>;
 
 const withDb =
@@ -143,9 +146,26 @@ async function main(argv: string[], composition: Composition): Promise<void> {
   if (first === "serve" || first === undefined) {
     const role = (flag(args, "role", false) ?? "all") as "api" | "worker" | "all";
     if (!["api", "worker", "all"].includes(role)) throw new UsageError("--role must be api, worker or all");
-    const { serve } = await import("../server");
-    const started = await serve({ role, rest: composition.rest });
-    const shutdown = () => void started.stop().then(() => process.exit(0));
+    const { serve, drainMs } = await import("../server");
+    const { logger } = await import("../logger");
+    const env = loadEnv();
+    const started = await serve({ role, env, rest: composition.rest });
+    // The drain is bounded (src/server.ts); closing the queue and the database after it gets a margin, then the
+    // process exits regardless: a transaction still open is rolled back by the database.
+    const boundMs = drainMs(env) + SHUTDOWN_MARGIN_MS;
+    const shutdown = () => {
+      setTimeout(() => {
+        logger.error("shutdown did not finish in time; exiting", { bound_ms: boundMs });
+        process.exit(1);
+      }, boundMs).unref();
+      void started.stop().then(
+        () => process.exit(0),
+        (error: Error) => {
+          logger.error("shutdown failed", { error: error.message });
+          process.exit(1);
+        },
+      );
+    };
     process.once("SIGTERM", shutdown);
     process.once("SIGINT", shutdown);
     return;

@@ -78,6 +78,8 @@ const EnvSchema = z.object({
   /** Attempts of an extraction job after the first, with exponential backoff from JOB_RETRY_DELAY_SECONDS. */
   JOB_RETRY_LIMIT: z.coerce.number().int().min(0).default(3),
   JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
+  /** A running job's heartbeat: a job whose worker died (no heartbeat for this long) is retried by another worker. */
+  JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
   /** How often the worker polls for jobs and sweeps expired holds. */
   WORKER_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
   // ---- extraction pipeline (docs/extraction.md)

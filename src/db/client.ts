@@ -151,7 +151,13 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
     ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
   });
   const stats = { statements: 0 };
-  pool.on("connect", (client) => countPgStatements(client, stats));
+  pool.on("connect", (client) => {
+    countPgStatements(client, stats);
+    // A connection the server ends while it is checked out (a restart or failover sends FATAL 57P01 to every session)
+    // emits 'error' with none of the pool's listeners attached: that crashed the process (kill -9 of the API by its own
+    // database). The holder's next statement fails instead (answered 503), and the pool drops the client on release.
+    client.on("error", (error) => logger.warn("database connection lost", { error: error.message }));
+  });
   // An idle connection the server closes (restart, failover, pg_terminate_backend) must not crash the
   // process: the pool drops it and the next query opens a new one.
   pool.on("error", (error) => logger.warn("idle database connection lost", { error: error.message }));

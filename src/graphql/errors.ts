@@ -5,6 +5,7 @@
  * Anything else is masked as INTERNAL_SERVER_ERROR with no stack, SQL or secrets in the message.
  */
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
+import { isDatabaseUnavailable } from "../db/unavailable";
 import { logger } from "../logger";
 import { HTTP_DICTIONARY as HTTP } from "./dictionary/http";
 
@@ -23,6 +24,7 @@ export type ErrorCode =
   | "RATE_LIMITED"
   | "QUERY_TIMEOUT"
   | "CLIENT_CLOSED_REQUEST"
+  | "SERVICE_UNAVAILABLE"
   | "INTERNAL_SERVER_ERROR";
 
 /**
@@ -85,6 +87,23 @@ export class ConflictError extends AppError {
   }
 }
 
+/** The request did nothing and may be sent again: the database cannot be used right now, or this process is shutting down. */
+export class ServiceUnavailableError extends AppError {
+  constructor(message = "temporarily unavailable (the database cannot be reached or is busy); send the request again shortly") {
+    super("SERVICE_UNAVAILABLE", message);
+  }
+}
+
+/**
+ * An error as the error model answers it: an AppError as it is; a database that cannot be used right now (down,
+ * restarting, connection cut, no connection in time to start a transaction: src/db/unavailable.ts) as
+ * SERVICE_UNAVAILABLE; null for anything else, which is masked as an internal error.
+ */
+export function asAppError(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  return isDatabaseUnavailable(error) ? new ServiceUnavailableError() : null;
+}
+
 const STATUS: Record<string, [number, string]> = {
   BAD_USER_INPUT: [400, "bad_request"],
   BAD_REQUEST: [400, "bad_request"],
@@ -108,6 +127,8 @@ const STATUS: Record<string, [number, string]> = {
   QUERY_TIMEOUT: [400, "bad_request"],
   // Nobody reads this answer (the socket is gone); 499 as nginx logs it.
   CLIENT_CLOSED_REQUEST: [499, "client_closed_request"],
+  // Nothing was done and the request may be sent again: the database is down or restarting, or the process is draining.
+  SERVICE_UNAVAILABLE: [503, "service_unavailable"],
 };
 
 /** Every code's HTTP status and `error` string, in the map's order (the OpenAPI document lists the error bodies from it). */
@@ -181,6 +202,11 @@ function clipQuoted(formatted: GraphQLFormattedError): GraphQLFormattedError {
 export function maskError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = (error as { originalError?: unknown })?.originalError;
   if (original instanceof AppError || error instanceof AppError) return formatted;
+  const unavailable = asAppError(original ?? error);
+  if (unavailable) {
+    logger.warn("database unavailable", { error: String((original as Error)?.message ?? original ?? formatted.message).slice(0, 300) });
+    return { message: unavailable.message, ...(formatted.path ? { path: formatted.path } : {}), extensions: { code: unavailable.code } };
+  }
   // Apollo's own request errors (a persisted-query hash that does not match, an unsupported version)
   // carry an HTTP 4xx but no code: they are the client's, not ours.
   const http = (error as GraphQLError)?.extensions?.http as { status?: number } | undefined;

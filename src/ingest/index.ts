@@ -6,6 +6,7 @@
 import path from "node:path";
 import type { Db } from "../db/client";
 import { packageRoot } from "../db/package-root";
+import { faultPoint } from "../fault-points";
 import { BadRequestError } from "../graphql/errors";
 import { openCsv } from "./csv";
 import { refreshDistrictSummary } from "./district-summary";
@@ -95,6 +96,7 @@ export async function runIngest(
     }
     const written = tally.inserted + tally.updated + tally.unchanged + tally.rejected + tally.skipped;
     if (written !== csv.read) throw new Error(`${source}: accounting error, ${csv.read} rows read but ${written} accounted for`);
+    await faultPoint("ingest.file");
     // The district record's latest-year fields, in the file's transaction (ingestDemoFiles does it once at the end).
     const districtsRefreshed =
       options.refreshSummary !== false && SUMMARY_SOURCES.has(source) ? await refreshDistrictSummary(q) : undefined;

@@ -1,8 +1,10 @@
 /**
  * A background job, declared once in its feature's `<x>.jobs.ts` and listed in its `feature.ts`.
- * Retries: pg-boss retries a throwing handler `retryLimit` times with exponential backoff; on the last
- * attempt `onFinalFailure` runs before the job is marked failed, so compensation (releasing a hold)
- * happens exactly when no retry is left.
+ * Retries: pg-boss retries a failed attempt `retryLimit` times with exponential backoff, whether the handler threw
+ * or its worker died (no heartbeat for JOB_HEARTBEAT_SECONDS) or shut down with it running. Once the last attempt
+ * failed, whatever ended it, `onFinalFailure` runs as a job of its own (the dead letter queue, src/jobs/queue.ts), so
+ * compensation (releasing a hold, failing a brief) happens exactly when no retry is left, also after a kill -9.
+ * It may run after a late attempt already settled the work: it acts only on what is still unsettled.
  */
 import crypto from "node:crypto";
 import type { Env } from "../config/env";
@@ -23,7 +25,7 @@ export interface JobAttempt {
 export interface JobDefinition<T> {
   name: string;
   run(ctx: JobContext, data: T, attempt: JobAttempt): Promise<void>;
-  /** After the last attempt failed (no retry left). */
+  /** After the last attempt failed (no retry left); `error` is what ended that attempt. */
   onFinalFailure?(ctx: JobContext, data: T, error: Error, attempt: JobAttempt): Promise<void>;
 }
 

@@ -16,6 +16,9 @@ export interface Jobs {
   queue: JobQueue;
   /** The worker loop's liveness (readiness, src/observability/readiness.ts). */
   health(): WorkerHealth;
+  /** Stops sweeping and taking jobs; waits at most `ms` for the running ones to finish (a shutdown's drain). */
+  drain(ms: number): Promise<void>;
+  /** Closes the queue: jobs still running are released back to it (retried by another worker). */
   stop(): Promise<void>;
 }
 
@@ -53,6 +56,10 @@ export async function startJobs(db: Db, env: Env, options: JobOptions): Promise<
   return {
     queue,
     health: () => ({ working: options.work, lastSweepOkAt, staleAfterMs, lastError }),
+    async drain(ms) {
+      if (sweeper) clearInterval(sweeper);
+      await Promise.all([sweeping, options.work ? queue.stopWorking(ms) : undefined]);
+    },
     async stop() {
       if (sweeper) clearInterval(sweeper);
       await sweeping;

@@ -14,7 +14,17 @@ import {
 } from "graphql";
 import type { Context } from "../graphql/context";
 import { snake } from "../graphql/naming";
-import { AppError, BadRequestError, clip, echo, fromGraphQLError, httpError, maskError, type ErrorBody } from "../graphql/errors";
+import {
+  AppError,
+  asAppError,
+  BadRequestError,
+  clip,
+  echo,
+  fromGraphQLError,
+  httpError,
+  maskError,
+  type ErrorBody,
+} from "../graphql/errors";
 import type { ExecutionEngine } from "../graphql/execution";
 import { JsonSchemas, type JsonSchema } from "../graphql/json-schema";
 import { VariableValueError } from "../graphql/variables";
@@ -72,7 +82,8 @@ function failure(body: ErrorBody): ToolResult {
 }
 
 function errorBody(error: unknown): ErrorBody {
-  if (error instanceof AppError) return httpError(error.code, error.message, error.body);
+  const coded = asAppError(error);
+  if (coded) return httpError(coded.code, coded.message, coded.body);
   logger.error("mcp tool error", { error: String((error as Error)?.stack ?? error) });
   return httpError("INTERNAL_SERVER_ERROR", "internal error");
 }

@@ -3633,6 +3633,27 @@ export interface components {
                 };
             };
         };
+        /** @description service_unavailable (SERVICE_UNAVAILABLE) */
+        Error503: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /**
+                     * @description The error's kind at status 503.
+                     * @enum {unknown}
+                     */
+                    error?: "service_unavailable";
+                    /**
+                     * @description Always 503.
+                     * @constant
+                     */
+                    statusCode?: 503;
+                };
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -3730,6 +3751,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postAssociations: {
@@ -3822,6 +3844,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getAssociation: {
@@ -3930,6 +3953,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     putFileBid: {
@@ -3989,6 +4013,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getBriefOfPair: {
@@ -4026,6 +4051,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postRequestBrief: {
@@ -4099,6 +4125,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getBriefById: {
@@ -4132,6 +4159,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postPromoteBriefPerson: {
@@ -4296,6 +4324,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getChildcareCenters: {
@@ -4382,6 +4411,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postChildcareCenters: {
@@ -4499,6 +4529,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getChildcareCenter: {
@@ -4635,6 +4666,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getContacts: {
@@ -4756,6 +4788,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postContacts: {
@@ -4933,6 +4966,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getContact: {
@@ -4978,6 +5012,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postOutreachEmail: {
@@ -5045,6 +5080,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getDistricts: {
@@ -5173,6 +5209,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postDistricts: {
@@ -5353,6 +5390,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getDistrictAggregates: {
@@ -5458,6 +5496,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getDistrictByFedId: {
@@ -5503,6 +5542,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getDistrict: {
@@ -5548,6 +5588,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getDistrictEvents: {
@@ -5581,6 +5622,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postFollow: {
@@ -5636,6 +5678,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     deleteUnfollow: {
@@ -5673,6 +5716,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getHeadStartPrograms: {
@@ -5761,6 +5805,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postHeadStartPrograms: {
@@ -5889,6 +5934,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getHeadStartProgram: {
@@ -5934,6 +5980,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getLists: {
@@ -5964,6 +6011,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postCreateList: {
@@ -6003,6 +6051,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postAddListItems: {
@@ -6045,6 +6094,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     deleteRemoveListItem: {
@@ -6079,6 +6129,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getMetrics: {
@@ -6121,6 +6172,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getNews: {
@@ -6177,6 +6229,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getNewsArticle: {
@@ -6222,6 +6275,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getOperators: {
@@ -6314,6 +6368,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postOperators: {
@@ -6434,6 +6489,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getOperator: {
@@ -6479,6 +6535,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getOpportunities: {
@@ -6543,6 +6600,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getOpportunity: {
@@ -6588,6 +6646,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getOpportunityVerification: {
@@ -6632,6 +6691,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postRefreshOpportunity: {
@@ -6671,6 +6731,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getOrganization: {
@@ -6732,6 +6793,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getEmailTemplates: {
@@ -6783,6 +6845,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getProjects: {
@@ -6813,6 +6876,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postCreateProject: {
@@ -6852,6 +6916,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     patchUpdateProject: {
@@ -6894,6 +6959,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getProjectFollows: {
@@ -6961,6 +7027,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getSchools: {
@@ -7075,6 +7142,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postSchools: {
@@ -7244,6 +7312,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getSchoolAggregates: {
@@ -7335,6 +7404,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getSchoolByFedId: {
@@ -7380,6 +7450,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getSchool: {
@@ -7425,6 +7496,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     patchUpdateSchool: {
@@ -7468,6 +7540,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getSchoolEvents: {
@@ -7501,6 +7574,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postSemanticSearch: {
@@ -7583,6 +7657,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getSignals: {
@@ -7640,6 +7715,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             406: components["responses"]["Error406"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postUnlock: {
@@ -7693,6 +7769,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getUnlockStatus: {
@@ -7759,6 +7836,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getWebhooks: {
@@ -7818,6 +7896,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     postCreateWebhook: {
@@ -7874,6 +7953,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     deleteDeleteWebhook: {
@@ -7906,6 +7986,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getWebhookDeliveries: {
@@ -7984,6 +8065,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
 }

@@ -10,6 +10,7 @@
  */
 import type { Db } from "../../../db/client";
 import { MONEY_TX, type Tx } from "../../../db/transaction";
+import { faultPoint } from "../../../fault-points";
 import { defineJob, type JobContext } from "../../../jobs/job";
 import { pipelineExtractor, type Extractor } from "../../research/extraction/extraction.extractor";
 import { releaseHold, type OnHoldReleased } from "../credits/credits.jobs";
@@ -45,6 +46,7 @@ export const extractJob = defineJob<ExtractJobData>({
     await ctx.db.prisma.$transaction(async (tx) => {
       const amount = await settleHold(tx, data.holdId, "committed", "extraction completed");
       if (amount === null) return;
+      await faultPoint("unlock.settle");
       const now = new Date();
       const row = await unlockOf(tx, data);
       if (!row || row.hold_id !== data.holdId) return;

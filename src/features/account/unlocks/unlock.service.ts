@@ -31,6 +31,7 @@ import { UNLOCK_COST } from "../credits/pricing";
 import type { Viewer } from "../auth/viewer";
 import { readContactForUnlock, requireParentUnlocked, type ContactUnlockTarget } from "../../catalogue/contacts/contact.service";
 import { MONEY_TX, type Tx } from "../../../db/transaction";
+import { faultPoint } from "../../../fault-points";
 import { charge, creditSummary, hold, lockOrganization, requireAvailable } from "../credits/credits.service";
 import type { UnlockEntityType, UnlockInput } from "./unlock.inputs";
 import { emitUnlockEvent, extractJob } from "./unlock.jobs";
@@ -259,6 +260,7 @@ async function unlockOne(
       update: { state, ...pending },
     });
     await options.jobs.send(tx, extractJob, { holdId, entityType: item.entityType, entityId: item.entityId, organizationId: org }, jobId);
+    await faultPoint("unlock.hold");
     return {
       ...base,
       outcome: "unlock_pending",

@@ -4,6 +4,7 @@
  * brief stuck over 60 minutes) supersedes the old job, whose late result is dropped. A throwing build is
  * retried (JOB_RETRY_LIMIT, backoff); after the last attempt the brief is failed with the error.
  */
+import { faultPoint } from "../../../fault-points";
 import { defineJob } from "../../../jobs/job";
 import { logger } from "../../../logger";
 import { emitEvent } from "../../account/webhooks/webhook.outbox";
@@ -46,6 +47,7 @@ export const buildBriefJob = defineJob<BuildBriefData>({
           entity_id: brief.entity_id,
           finished_at: now.toISOString(),
         });
+      await faultPoint("brief.ready");
       return updated;
     });
     if (!count) logger.info("brief build superseded", { briefId: data.briefId, jobId: data.jobId });

@@ -10,6 +10,7 @@
 import crypto from "node:crypto";
 import type { Db } from "../../../db/client";
 import { advisoryXactLock } from "../../../db/locks";
+import { faultPoint } from "../../../fault-points";
 import type { Prisma } from "../../../db/generated/client";
 import { DEMO_DATA_SOURCE } from "../../kits/common/data-source";
 import type { Extraction, ExtractionSubject } from "./extractors";
@@ -296,6 +297,7 @@ export async function storeExtraction(db: Db, input: StoreInput): Promise<void> 
         data: { ...input.run.data, status: "completed" },
         select: { id: true },
       });
+      await faultPoint("extraction.store");
     },
     { timeout: 60_000, maxWait: 30_000 },
   );

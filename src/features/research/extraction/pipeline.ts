@@ -142,6 +142,13 @@ export async function runExtractionPipeline(
     finished_at: new Date().toISOString(),
   });
 
+  // A run of this job still "running" is an earlier attempt whose worker died (pg-boss retries a job only then, or after
+  // a throw that ended its run): it ended there, and says so instead of running forever.
+  if (options.jobId)
+    await db.prisma.extractionRun.updateMany({
+      where: { entity_type: kind, entity_id: id, job_id: options.jobId, status: "running" },
+      data: { status: "error", error_message: "the worker running this attempt stopped before it finished", finished_at: new Date() },
+    });
   const run = await db.prisma.extractionRun.create({
     data: { entity_type: kind, entity_id: id, job_id: options.jobId ?? null, status: "running", started_at: startedAt },
     select: { id: true },

@@ -14,10 +14,11 @@ export interface PollFeedData {
 
 export const pollFeedJob = defineJob<PollFeedData>({
   name: "news.poll_feed",
-  async run({ db, env }, data) {
+  async run({ db, env }, data, attempt) {
     // The ingest (parsers, readability) loads in the worker when a feed is first polled, not at every start.
     const { pollFeed } = await import("./ingest/feeds.service");
-    await pollFeed(db, env, data.feedId);
+    // The job's id is the claim's: a retry after the worker died mid-poll takes the feed over at once.
+    await pollFeed(db, env, data.feedId, { jobId: attempt.id });
   },
 });
 

@@ -1,7 +1,8 @@
 /**
  * The registry of polled feeds (`news_feeds`): `edmarket news feed add|list|remove`, and one poll of one feed as
- * the worker's `news.poll_feed` job runs it. A poll claims its feed (last_status "polling", last_polled_at now;
- * a claim older than 15 minutes is a dead worker's and is taken over), fetches the feed conditionally (its ETag
+ * the worker's `news.poll_feed` job runs it. A poll claims its feed (last_status "polling", last_polled_at now,
+ * claimed_by the job; a claim older than 15 minutes is a dead worker's and is taken over, and so is the claim of the
+ * poll's own job: pg-boss retries a job only once its attempt failed or its worker died), fetches the feed conditionally (its ETag
  * and Last-Modified), ingests its items (origin "feed"), and records last_status ("ok", "not_modified",
  * "error"), last_error and last_item_count.
  */
@@ -73,20 +74,22 @@ export async function pollFeed(
   db: Db,
   env: Env,
   feedId: string,
-  options: Omit<SourceOptions, "origin" | "feedId"> = {},
+  options: Omit<SourceOptions, "origin" | "feedId"> & { jobId?: string } = {},
 ): Promise<PollResult> {
+  const { jobId, ...sourceOptions } = options;
   const [claim] = await db.query<{ url: string; etag: string | null; last_modified: string | null }>(
-    `UPDATE news_feeds SET last_status = 'polling', last_polled_at = now()
-      WHERE id = $1 AND (last_status IS DISTINCT FROM 'polling' OR last_polled_at < now() - make_interval(mins => $2))
+    `UPDATE news_feeds SET last_status = 'polling', last_polled_at = now(), claimed_by = $3
+      WHERE id = $1 AND (last_status IS DISTINCT FROM 'polling' OR last_polled_at < now() - make_interval(mins => $2)
+                         OR ($3::text IS NOT NULL AND claimed_by = $3))
       RETURNING url, etag, last_modified`,
-    [feedId, STALE_CLAIM_MINUTES],
+    [feedId, STALE_CLAIM_MINUTES, jobId ?? null],
   );
   if (!claim) {
     const [exists] = await db.query(`SELECT 1 FROM news_feeds WHERE id = $1`, [feedId]);
     return { feed_id: feedId, skipped: exists ? "being_polled" : "unknown_feed" };
   }
   const started = Date.now();
-  const ingestOptions: IngestOptions = { ...options, origin: "feed", feedId };
+  const ingestOptions: IngestOptions = { ...sourceOptions, origin: "feed", feedId };
   const summary = emptySummary(claim.url, ingestOptions);
   const record = (
     status: string,
@@ -94,14 +97,14 @@ export async function pollFeed(
     extra: { etag?: string | null; lastModified?: string | null; title?: string | null } = {},
   ) =>
     db.query(
-      `UPDATE news_feeds SET last_status = $2, last_error = $3, last_item_count = COALESCE($4, last_item_count),
+      `UPDATE news_feeds SET last_status = $2, last_error = $3, last_item_count = COALESCE($4, last_item_count), claimed_by = NULL,
               etag = COALESCE($5, etag), last_modified = COALESCE($6, last_modified), title = COALESCE($7, title),
               failures = CASE WHEN $2 = 'error' THEN failures + 1 ELSE 0 END
         WHERE id = $1`,
       [feedId, status, error, status === "ok" ? summary.items : null, extra.etag ?? null, extra.lastModified ?? null, extra.title ?? null],
     );
   try {
-    const fetcher = await NewsFetcher.create(env, { ...options.fetcher, trustedUrl: claim.url });
+    const fetcher = await NewsFetcher.create(env, { ...sourceOptions.fetcher, trustedUrl: claim.url });
     const response = await fetcher.feed(claim.url, { etag: claim.etag, lastModified: claim.last_modified });
     if (response === "not_modified") {
       summary.not_modified = true;

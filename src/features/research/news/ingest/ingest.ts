@@ -11,6 +11,7 @@
 import fs from "node:fs/promises";
 import type { Env } from "../../../../config/env";
 import type { Db } from "../../../../db/client";
+import { faultPoint } from "../../../../fault-points";
 import { logger } from "../../../../logger";
 import { decodeHtml } from "../../extraction/html";
 import { parseFeedDate } from "./dates";
@@ -308,6 +309,7 @@ export async function ingestParsedFeed(
       const stored = await storeDraft(db, draft, options);
       if (draft.url !== item.link) await rememberLink(db, item.link, stored.id);
       summary[stored.outcome] += 1;
+      await faultPoint("news.ingest");
       if (stored.analyze) await analyzeOnce(stored.id, draft.url);
     } catch (error) {
       summary.failed += 1;
