@@ -14,17 +14,7 @@ import {
 } from "graphql";
 import type { Context } from "../graphql/context";
 import { snake } from "../graphql/naming";
-import {
-  AppError,
-  asAppError,
-  BadRequestError,
-  clip,
-  echo,
-  fromGraphQLError,
-  httpError,
-  maskError,
-  type ErrorBody,
-} from "../graphql/errors";
+import { asAppError, BadRequestError, clip, echo, fromGraphQLError, httpError, maskError, type ErrorBody } from "../graphql/errors";
 import type { ExecutionEngine } from "../graphql/execution";
 import { JsonSchemas, type JsonSchema } from "../graphql/json-schema";
 import { VariableValueError } from "../graphql/variables";
