@@ -1,21 +1,26 @@
 /**
  * Turns on the embedded database. PGlite is one connection that runs each statement synchronously on the
  * event loop's thread, and hands itself from one caller to the next in a microtask. A request on the embedded
- * database therefore runs from its first statement to its response inside the event-loop callback that read
- * it, and one event-loop iteration serves every request that was ready. Node accepts one new connection per
- * iteration (libuv), so while clients on open connections keep requests coming, a new connection waits a
- * whole round of them for each connection ahead of it: bench:unlock measured p50 0.3 s and p99 7.2 s, the
- * tail being the first requests of its 50 connections, admitted one round at a time.
+ * database therefore ran from its first statement to its response inside the event-loop callback that read it,
+ * and one event-loop iteration served every request that was ready. Node accepts one new connection per
+ * iteration (libuv), so while clients on open connections keep requests coming, a new connection waited a whole
+ * round of them for each connection ahead of it: bench:unlock measured p50 0.3 s and p99 7.2 s, the tail being
+ * the first requests of its 50 connections, admitted one round at a time.
  *
- * `Turns` runs one statement or transaction at a time, in the order they asked, and starts each from the
- * event loop (setImmediate): an iteration runs one turn, and between two turns Node accepts a connection and
- * reads the requests that arrived, whose statements queue behind those already waiting. Requests in flight
- * share the database statement by statement, and a new client waits for the turns ahead of it, not for every
- * request of every open connection. Sequential work (a migration, an ingest) pays one event-loop pass per
- * statement.
+ * `Turns` runs one statement or transaction at a time, in the order they asked, and gives the event loop a pass
+ * (setImmediate) once turns have run for SLICE_MS without one: an iteration is then at most a slice long, and
+ * between two slices Node accepts a connection and reads the requests that arrived, whose statements queue behind
+ * those already waiting. Requests in flight share the database statement by statement, and a new client waits for
+ * the turns ahead of it, not for every request of every open connection. Within a slice a turn follows the last
+ * one at once, so sequential work (a migration, a request alone) pays for an event-loop pass once a slice, not
+ * once a statement.
  */
+export const SLICE_MS = 5;
+
 export class Turns {
   #running = false;
+  /** When the current slice began (its first turn started from the event loop). */
+  #sliceStart = -Infinity;
   readonly #waiting: (() => void)[] = [];
 
   /** Runs `fn` in its turn; the next turn starts when it settles. */
@@ -40,6 +45,12 @@ export class Turns {
     const next = this.#waiting.shift();
     // Running from here until `next` settles: a caller arriving in between queues behind it.
     this.#running = next !== undefined;
-    if (next) setImmediate(next);
+    if (!next) return;
+    if (performance.now() - this.#sliceStart < SLICE_MS) next();
+    else
+      setImmediate(() => {
+        this.#sliceStart = performance.now();
+        next();
+      });
   }
 }

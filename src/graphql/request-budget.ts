@@ -13,7 +13,8 @@
  *   after it; one already running finishes, and the answer is sent when it returns the event loop.
  *
  * `onDeadline` answers a request still unanswered shortly after its deadline (whatever it was waiting for), unless the
- * request has a write under way or committed (`commit`): that request answers with what it wrote, however late.
+ * request has a write under way or committed (`commit`): that request has no deadline any more, and answers with what
+ * it wrote (reading what it needs for that), however late.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Db, Queryable } from "../db/client";
@@ -42,9 +43,10 @@ const DEADLINE_GRACE_MS = 25;
 
 /**
  * Runs a write the request must answer with once it committed (a charge, an unlock): it starts only while the budget
- * lasts, and from its start the deadline no longer answers the request unless the write fails. A charge that committed
- * just after the deadline was answered with the time-budget error (bench:load found searches and unlocks charged and
- * answered 400); a write refused at the deadline leaves nothing to answer for. The write itself is not interrupted.
+ * lasts; while it runs the deadline waits, and once it committed the request has no deadline any more (its later
+ * statements, e.g. the records a charged search presents, are not refused). A write that fails leaves the deadline as
+ * it was. A charge that committed near the deadline was answered with the time-budget error (bench:load found searches
+ * and unlocks charged and answered 400); a write refused at the deadline leaves nothing to answer for.
  */
 export type Commit = <T>(work: () => Promise<T>) => Promise<T>;
 
@@ -89,16 +91,22 @@ export function startRequestBudget(
   let grace: NodeJS.Timeout | undefined;
   let writing = 0;
   let committed = false;
-  const answerAtDeadline = () => {
-    if (!options.onDeadline || res.headersSent || writing > 0 || committed || grace) return;
-    grace = setTimeout(() => {
-      if (!res.headersSent && !res.writableEnded) options.onDeadline!(controller.signal.reason as RequestTimeoutError);
-    }, DEADLINE_GRACE_MS);
-    grace.unref();
-  };
+  let expiredWhileWriting = false;
   const expire = () => {
+    // A request that committed a write answers with it, reading what it needs however late; one writing waits for
+    // the write's end to know which.
+    if (committed) return;
+    if (writing > 0) {
+      expiredWhileWriting = true;
+      return;
+    }
     controller.abort(new RequestTimeoutError(budgetMs));
-    answerAtDeadline();
+    if (options.onDeadline && !res.headersSent) {
+      grace = setTimeout(() => {
+        if (!res.headersSent && !res.writableEnded) options.onDeadline!(controller.signal.reason as RequestTimeoutError);
+      }, DEADLINE_GRACE_MS);
+      grace.unref();
+    }
   };
   const timer = setTimeout(expire, Math.max(0, deadline - Date.now()));
   timer.unref();
@@ -130,8 +138,8 @@ export function startRequestBudget(
       return value;
     } finally {
       writing -= 1;
-      // A write that failed after the deadline: the deadline answers, if the request's own error path does not.
-      if (controller.signal.reason instanceof RequestTimeoutError) answerAtDeadline();
+      // A write that failed after the deadline: the budget is spent now.
+      if (writing === 0 && expiredWhileWriting) expire();
     }
   };
   return { signal: controller.signal, commit, db: boundedDb(db, controller.signal, budgetMs, spent, options.cancel), release };

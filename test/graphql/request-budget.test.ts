@@ -94,9 +94,9 @@ describe("request budget", () => {
 });
 
 /**
- * `commit`: a charge the request must answer with. Refused once the budget is spent; while one runs or after it
- * committed, the deadline does not answer the request (it answers with what it wrote); a failed one leaves the
- * deadline's answer in place.
+ * `commit`: a charge the request must answer with. Refused once the budget is spent; while one runs the deadline waits,
+ * after it committed the request has no deadline (it answers with what it wrote, its statements not refused); a failed
+ * one leaves the deadline's answer in place.
  */
 describe("request budget: writes the request answers with", () => {
   let server: http.Server;
@@ -149,10 +149,11 @@ describe("request budget: writes the request answers with", () => {
         await sleep(300); // the deadline and its grace pass while the write runs
         return "charged";
       });
-      await sleep(100); // and the answer comes later still
-      res.end(written);
+      await sleep(100); // and the answer comes later still, reading what it presents
+      const [{ n }] = await budget.db.query<{ n: number }>("SELECT 1 AS n");
+      res.end(`${written} ${n}`);
     };
-    expect(await get()).toEqual({ status: 200, body: "charged" });
+    expect(await get()).toEqual({ status: 200, body: "charged 1" });
     expect(deadlineAnswers).toBe(0);
   });
 

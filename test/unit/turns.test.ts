@@ -1,8 +1,8 @@
 /**
- * src/db/turns.ts: one turn at a time, in the order they were asked for, each started from the event loop, so
- * that the event loop's other work (accepting connections, reading requests) runs between two turns.
+ * src/db/turns.ts: one turn at a time, in the order they were asked for, with an event-loop pass once turns have
+ * run for a slice, so that the event loop's other work (accepting connections, reading requests) runs between them.
  */
-import { Turns } from "../../src/db/turns";
+import { SLICE_MS, Turns } from "../../src/db/turns";
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -26,20 +26,25 @@ describe("Turns", () => {
     expect(events).toEqual(["a start", "a end", "b start", "b end", "c start", "c end", "d start", "d end"]);
   });
 
-  it("lets the event loop run between two turns, and queues a caller that arrives meanwhile behind those waiting", async () => {
+  it("gives the event loop a pass once turns have run for a slice, and queues a caller that arrives then behind those waiting", async () => {
     const turns = new Turns();
     const events: string[] = [];
+    const busy = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
     let late: Promise<void> | undefined;
     const first = turns.run(async () => {
       events.push("first");
-      // An event-loop callback queued while the first turn runs: it runs before the second turn starts, and the turn
-      // it asks for goes behind the second.
+      // An event-loop callback queued while the first turn runs, which outlasts a slice: it runs before the second
+      // turn starts, and the turn it asks for goes behind the second.
       late = new Promise<void>((resolve) =>
         setImmediate(() => {
           events.push("event loop");
           void turns.run(async () => void events.push("late")).then(resolve);
         }),
       );
+      busy(SLICE_MS + 2);
     });
     const second = turns.run(async () => void events.push("second"));
     await Promise.all([first, second]);
@@ -58,7 +63,7 @@ describe("Turns", () => {
     expect(turns.waiting).toBe(0);
   });
 
-  it("starts a lone caller's turn from the event loop too, and is idle after it", async () => {
+  it("starts the first turn of a slice from the event loop, and is idle after it", async () => {
     const turns = new Turns();
     let ran = false;
     const done = turns.run(async () => {
