@@ -62,6 +62,8 @@ const VECTORS = SMOKE ? 500 : args.includes("--vectors") ? Number(args[args.inde
 const MODES: RetrievalMode[] = ["lexical", "vector", "hybrid"];
 /** BENCH_SEMANTIC_KEEP=1: the synthetic databases (the 100,000-vector fill takes minutes, on PGlite ten) and corpus are kept and reused. */
 const KEEP = process.env.BENCH_SEMANTIC_KEEP === "1";
+/** ef_search values whose HNSW recall is measured (`--ef 40,100,200`). */
+const EF_SEARCH = args.includes("--ef") ? args[args.indexOf("--ef") + 1]!.split(",").map(Number) : [40, 100, 200, 400, 800];
 /** Real profiles embedded as the base of the synthetic corpus (buildCorpus). */
 const BASE_VECTORS = args.includes("--base") ? Number(args[args.indexOf("--base") + 1]) : 2_000;
 const LATENCY_ON = args.includes("--latency-on") ? [args[args.indexOf("--latency-on") + 1]!] : ["embedded", "postgres"];
@@ -579,7 +581,12 @@ async function vectorRecall(db: Db, c: Corpus, queries: number) {
         });
         return rows.map((r) => r.entity_id);
       });
-    for (const ef of SMOKE ? [100] : [40, 100, 200]) result[`hnsw_ef_search_${ef}`] = await hnsw(ef);
+    for (const ef of SMOKE ? [100] : EF_SEARCH) {
+      const started = performance.now();
+      const recall = await hnsw(ef);
+      // Two passes over the sample (without and with the filter): the vector retrieval's own time, HNSW alone.
+      result[`hnsw_ef_search_${ef}`] = { ...recall, ms_per_query: round((performance.now() - started) / (2 * sample.length), 1) };
+    }
   }
   const entityOf = new Map(
     (await db.query<{ id: string; entity_id: string }>(`SELECT id, entity_id FROM embeddings WHERE model = $1`, [SYNTHETIC])).map((r) => [
