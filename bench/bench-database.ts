@@ -42,7 +42,8 @@ export interface BenchDatabase {
   counts: Record<string, number>;
 }
 
-function filesUnder(dir: string): string[] {
+/** Every file under `dir` (relative to the package), sorted: a fingerprint input. */
+export function filesUnder(dir: string): string[] {
   const absolute = path.join(packageRoot, dir);
   return fs
     .readdirSync(absolute, { withFileTypes: true, recursive: true })
@@ -51,16 +52,9 @@ function filesUnder(dir: string): string[] {
     .sort();
 }
 
-/** sha256 over the inputs of the load: a change to any of them means the data may differ. */
-function fingerprint(): string {
+/** sha256 over the inputs of a load: a change to any of them means the data may differ. */
+function fingerprint(inputs: string[]): string {
   const hash = crypto.createHash("sha256");
-  const inputs = [
-    ...BENCH_SOURCES.flatMap((source) => INGEST_SOURCES[source].files.map((f) => path.join(packageRoot, f))),
-    ...filesUnder("prisma/migrations"),
-    ...filesUnder("src/ingest"),
-    ...filesUnder("src/seed/demo"),
-    __filename,
-  ];
   for (const file of inputs) hash.update(path.relative(packageRoot, file)).update(fs.readFileSync(file));
   return `edmarket-bench:${hash.digest("hex")}`;
 }
@@ -75,47 +69,66 @@ async function withAdmin<T>(adminUrl: string, fn: (client: Client) => Promise<T>
   }
 }
 
-function databaseUrl(adminUrl: string): string {
+function databaseUrl(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
-  url.pathname = `/${BENCH_DATABASE}`;
+  url.pathname = `/${name}`;
   return url.toString();
+}
+
+/**
+ * The database `name` on the bench server, loaded by `load` (on a pool of 2), kept between runs: the fingerprint of
+ * `inputs` (the files the data depends on) is its comment, and with `reuse` a database carrying the same fingerprint is
+ * used as it is. Returns its URL and whether it was loaded now.
+ */
+export async function fingerprintedDatabase(
+  adminUrl: string,
+  name: string,
+  inputs: string[],
+  load: (db: Db) => Promise<void>,
+  options: { reuse: boolean; log: (line: string) => void },
+): Promise<{ url: string; loaded: boolean }> {
+  const print = fingerprint(inputs);
+  const url = databaseUrl(adminUrl, name);
+  const existing = await withAdmin(adminUrl, async (c) => {
+    const rows = await c.query<{ comment: string | null }>(
+      `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`,
+      [name],
+    );
+    return rows.rows[0];
+  });
+  if (options.reuse && existing?.comment === print) {
+    options.log(`reusing ${name} (same fingerprint)`);
+    return { url, loaded: false };
+  }
+  options.log(existing ? `recreating ${name} (${options.reuse ? "its data differs" : "no --reuse"})` : `creating ${name}`);
+  await withAdmin(adminUrl, async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.query(`CREATE DATABASE ${name}`);
+  });
+  const db = await createDb({ databaseUrl: url, poolSize: 2 });
+  try {
+    await load(db);
+  } finally {
+    await db.close();
+  }
+  // Written last: a load that failed half-way leaves no fingerprint, so --reuse reloads.
+  await withAdmin(adminUrl, (c) => c.query(`COMMENT ON DATABASE ${name} IS '${print}'`));
+  return { url, loaded: true };
 }
 
 export async function prepareBenchDatabase(
   adminUrl: string,
   options: { reuse: boolean; log: (line: string) => void },
 ): Promise<BenchDatabase> {
-  const print = fingerprint();
-  const url = databaseUrl(adminUrl);
-  const existing = await withAdmin(adminUrl, async (c) => {
-    const rows = await c.query<{ comment: string | null }>(
-      `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`,
-      [BENCH_DATABASE],
-    );
-    return rows.rows[0];
-  });
+  const inputs = [
+    ...BENCH_SOURCES.flatMap((source) => INGEST_SOURCES[source].files.map((f) => path.join(packageRoot, f))),
+    ...filesUnder("prisma/migrations"),
+    ...filesUnder("src/ingest"),
+    ...filesUnder("src/seed/demo"),
+    __filename,
+  ];
   const t0 = Date.now();
-  let loaded = false;
-  if (!(options.reuse && existing?.comment === print)) {
-    options.log(
-      existing ? `recreating ${BENCH_DATABASE} (${options.reuse ? "its data differs" : "no --reuse"})` : `creating ${BENCH_DATABASE}`,
-    );
-    await withAdmin(adminUrl, async (c) => {
-      await c.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
-      await c.query(`CREATE DATABASE ${BENCH_DATABASE}`);
-    });
-    const db = await createDb({ databaseUrl: url, poolSize: 2 });
-    try {
-      await load(db, options.log);
-    } finally {
-      await db.close();
-    }
-    // Written last: a load that failed half-way leaves no fingerprint, so --reuse reloads.
-    await withAdmin(adminUrl, (c) => c.query(`COMMENT ON DATABASE ${BENCH_DATABASE} IS '${print}'`));
-    loaded = true;
-  } else {
-    options.log(`reusing ${BENCH_DATABASE} (same fingerprint)`);
-  }
+  const { url, loaded } = await fingerprintedDatabase(adminUrl, BENCH_DATABASE, inputs, (db) => load(db, options.log), options);
   const db = await createDb({ databaseUrl: url, poolSize: 2 });
   try {
     const [org] = await db.query<{ id: string }>(`SELECT id FROM organizations WHERE name = $1`, [BENCH_ORG_NAME]);

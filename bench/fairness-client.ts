@@ -8,9 +8,7 @@
  *       one request at a time every 1/rps s, the keys taking turns; each key's latencies apart
  */
 import autocannon from "autocannon";
-
-const round = (n: number) => Math.round(n * 100) / 100;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+import { percentile, round } from "./harness";
 
 /** CPU time this process used, in ms, and as a share of one core over the wall time. */
 function cpu(startedAt: number, start: NodeJS.CpuUsage): { cpu_ms: number; cpu_share_of_one_core: number } {

@@ -7,6 +7,7 @@
 import path from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import { isDeepStrictEqual } from "node:util";
@@ -34,6 +35,10 @@ export function writeResults(file: string, value: unknown): void {
 
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
+/** The p-th percentile (nearest rank) of ascending `sorted`; 0 when empty. */
+export const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -42,6 +47,41 @@ export function freePort(): Promise<number> {
       const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
+  });
+}
+
+/**
+ * One HTTP request on `agent` (keep-alive connections of the caller's choosing), `body` sent as JSON; resolves with
+ * the status and body text, a network error or a 120 s silence as status 0 with its message.
+ */
+export function httpRequest(
+  agent: http.Agent,
+  url: string,
+  options: { method: "GET" | "POST"; headers?: Record<string, string>; body?: unknown },
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const req = http.request(
+      url,
+      {
+        method: options.method,
+        agent,
+        headers: {
+          ...options.headers,
+          ...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}),
+        },
+        timeout: 120_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", (error) => resolve({ status: 0, body: error.message }));
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error("no answer within 120 s")));
+    req.on("error", (error) => resolve({ status: 0, body: error.message }));
+    req.end(payload);
   });
 }
 
@@ -128,7 +168,7 @@ export interface Measured {
 const TICK_MS = 10; // /proc reports CPU time in clock ticks of 1/100 s (getconf CLK_TCK)
 
 /** utime + stime of these processes, in ms (processes that are gone count 0). */
-function cpuMs(pids: number[]): Map<number, number> {
+export function cpuMs(pids: number[]): Map<number, number> {
   const times = new Map<number, number>();
   for (const pid of pids) {
     try {
@@ -294,14 +334,18 @@ export function parseBenchArgs(
 }
 
 /**
- * A new database `name` on the bench server (a leftover of an interrupted run dropped first), for the in-process
- * benches: its URL, and `drop` to call when done (it keeps the database when `keep`).
+ * A new database `name` on the bench server (a leftover of an interrupted run dropped first), empty or a copy of
+ * `template`: its URL, and `drop` to call when done (it keeps the database when `keep`).
  */
-export async function freshBenchDatabase(adminUrl: string, name: string): Promise<{ url: string; drop: (keep: boolean) => Promise<void> }> {
+export async function freshBenchDatabase(
+  adminUrl: string,
+  name: string,
+  template?: string,
+): Promise<{ url: string; drop: (keep: boolean) => Promise<void> }> {
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

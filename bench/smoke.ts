@@ -27,6 +27,7 @@ export const SMOKE_RUNS: Record<string, string[]> = {
   "bench:signals-api": [],
   "bench:export": [],
   "bench:semantic": [],
+  "bench:load": [],
   "bench:fuzz": [],
 };
 

@@ -6,6 +6,8 @@ export type { BodyDoc, HttpMethod } from "../src/graphql/rest";
 /** A feature's REST endpoint (src/graphql/rest.ts) with its operation's parsed, typed document. */
 export interface RouteSpec extends Omit<RestEndpoint, "operation"> {
   document: TypedDocumentNode<unknown, unknown>;
+  /** A state-changing route (its operation is a mutation): it takes the Idempotency-Key header (routes.ts). */
+  idempotent?: boolean;
 }
 
 /** A detail read (GET /districts/{id} ...): answered with a weak ETag, and 304 to a matching If-None-Match. */

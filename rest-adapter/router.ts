@@ -82,7 +82,7 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
           }
         }
         for (const [header, name] of Object.entries(spec.headers ?? {})) {
-          const value = req.headers[header];
+          const value = req.headers[header.toLowerCase()];
           if (typeof value === "string") vars[name] = coerceString(header, value, variables.get(name)!.type);
         }
       } catch (error) {

@@ -1,10 +1,13 @@
 /**
  * The table of REST endpoints (/api/v1): every installed feature's `rest` declarations (src/graphql/rest.ts),
  * each with its operation's document from the codegen output. Grouped by resource (the path's first
- * segment), in the features' order within a group.
+ * segment), in the features' order within a group. A route running a mutation changes state: it takes the
+ * Idempotency-Key header (src/graphql/idempotency.ts), which its operation passes to the mutation, and may
+ * answer 409 conflict; the router, the OpenAPI document and the typed client follow from that.
  */
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { INSTALLED } from "../src/graphql/features";
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_ARGUMENT, isMutationDocument, withIdempotencyKey } from "../src/graphql/idempotency";
 import type { RestEndpoint } from "../src/graphql/rest";
 import * as operations from "./generated/operations";
 import type { RouteSpec } from "./route";
@@ -15,7 +18,14 @@ function routeOf({ operation, ...endpoint }: RestEndpoint): RouteSpec {
   const document = DOCUMENTS[`${operation}Document`];
   if (!document)
     throw new Error(`${endpoint.method} ${endpoint.path}: no GraphQL operation named ${operation} (a *.rest.graphql document)`);
-  return { ...endpoint, document };
+  if (!isMutationDocument(document)) return { ...endpoint, document };
+  return {
+    ...endpoint,
+    document: withIdempotencyKey(document),
+    idempotent: true,
+    headers: { ...endpoint.headers, [IDEMPOTENCY_HEADER]: IDEMPOTENCY_KEY_ARGUMENT },
+    errors: [...new Set([...(endpoint.errors ?? []), "CONFLICT" as const])],
+  };
 }
 
 const resource = (path: string): string => path.split("/")[1];

@@ -16,6 +16,7 @@ import type { Viewer } from "./features/account/auth/viewer";
 import { createContext, type Context } from "./graphql/context";
 import { AppError, clip, httpError, maskError } from "./graphql/errors";
 import { ExecutionEngine, type RestAdapterFactory } from "./graphql/execution";
+import type { IdempotencyHooks } from "./graphql/idempotency";
 import { limitRules } from "./graphql/limits";
 import type { JobQueue } from "./jobs/queue";
 import { startRequestBudget } from "./graphql/request-budget";
@@ -44,6 +45,8 @@ export interface AppDeps {
   worker?: () => WorkerHealth;
   /** Request metrics, when METRICS_PORT is set (src/observability/metrics.ts). */
   metrics?: Metrics;
+  /** The Idempotency-Key kit's test seam (src/graphql/idempotency.ts): tests hold a request open with it; production passes none. */
+  idempotency?: IdempotencyHooks;
 }
 
 export interface App {
@@ -61,7 +64,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
     maxAliases: env.GRAPHQL_MAX_ALIASES,
     maxSelections: env.GRAPHQL_MAX_SELECTIONS,
   });
-  const engine = new ExecutionEngine(schema, { maxCost: env.GRAPHQL_MAX_COST, cacheSize: env.GRAPHQL_COMPILED_CACHE_SIZE });
+  const engine = new ExecutionEngine(schema, {
+    maxCost: env.GRAPHQL_MAX_COST,
+    cacheSize: env.GRAPHQL_COMPILED_CACHE_SIZE,
+    idempotency: deps.idempotency,
+  });
   // Expensive operations of every key take turns (round-robin over keys) in this process.
   const scheduler = new OperationScheduler({ slots: env.EXPENSIVE_OPERATION_SLOTS, threshold: env.EXPENSIVE_OPERATION_COST });
   const apollo = new ApolloServer<Context>({
@@ -133,6 +140,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       res.locals.viewer as Viewer,
       String(res.locals.requestId),
       budget.signal,
+      budget.commit,
     );
     context.usage = requestUsage(res);
     return context;

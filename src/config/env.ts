@@ -44,6 +44,11 @@ const EnvSchema = z.object({
   GRAPHQL_MAX_SELECTIONS: z.coerce.number().int().min(1).default(20_000),
   GRAPHQL_COMPILED_CACHE_SIZE: z.coerce.number().int().min(1).default(500),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
+  /**
+   * An Idempotency-Key reservation whose request never finished (its process died) is taken over after this long
+   * (src/graphql/idempotency.ts): longer than any request runs (its time budget, and the money path's transaction bounds).
+   */
+  IDEMPOTENCY_STALE_SECONDS: z.coerce.number().int().min(1).default(300),
   API_KEY_CACHE_SECONDS: z.coerce.number().min(0).default(5),
   /** Rows per page an export reads (0: the list's own maximum page size); docs/exports.md. */
   EXPORT_CHUNK_ROWS: z.coerce.number().int().min(0).default(0),

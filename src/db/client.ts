@@ -10,6 +10,8 @@ import type { Pool, PoolClient } from "pg";
 import { logger } from "../logger";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 import { PrismaClient } from "./generated/client";
+import { Turns } from "./turns";
+import { hnswSessionSql, hnswStartupOptions } from "./vector-settings";
 
 export type DbKind = "embedded" | "postgres";
 
@@ -26,8 +28,16 @@ export interface Db {
   transaction<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Statements sent to the database since start; tests use it to prove there is no N+1. */
   readonly stats: { statements: number };
-  /** The raw driver, for pg-boss, which shares the database. */
-  readonly driver: { kind: "embedded"; pglite: PGlite } | { kind: "postgres"; pool: Pool; url: string };
+  /**
+   * This database without a request's time budget (src/graphql/request-budget.ts wraps it per request): work whose
+   * result outlives the request, such as filling a process-wide cache, runs on it.
+   */
+  readonly unbounded: Db;
+  /**
+   * The raw driver, for pg-boss, which shares the database. Embedded: `pglite` takes turns (src/db/turns.ts)
+   * and counts its statements; `uncounted` is a statement in turn that `stats` does not count (the control channel).
+   */
+  readonly driver: { kind: "embedded"; pglite: PGlite; uncounted: Queryable["query"] } | { kind: "postgres"; pool: Pool; url: string };
   close(): Promise<void>;
 }
 
@@ -82,9 +92,9 @@ async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db
     throw error;
   }
   const stats = { statements: 0 };
-  countPgliteStatements(pglite, stats);
+  const uncounted = takeTurnsAndCount(pglite, stats);
   try {
-    await pglite.exec("CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_trgm;");
+    await pglite.exec(`CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_trgm; ${hnswSessionSql()}`);
   } catch (error) {
     await pglite.close().catch(() => undefined);
     lock?.release();
@@ -101,7 +111,7 @@ async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db
     },
   });
   const root = queryable(pglite);
-  return {
+  const db: Db = {
     kind: "embedded",
     prisma,
     hasVector: true,
@@ -109,7 +119,10 @@ async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db
     exec: root.exec,
     transaction: (fn) => pglite.transaction((tx) => fn(queryable(tx))),
     stats,
-    driver: { kind: "embedded", pglite },
+    driver: { kind: "embedded", pglite, uncounted },
+    get unbounded() {
+      return db;
+    },
     async close() {
       try {
         await prisma.$disconnect();
@@ -119,6 +132,7 @@ async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db
       }
     },
   };
+  return db;
 }
 
 async function createPostgresDb(url: string, poolSize: number, statementTimeoutMs?: number): Promise<Db> {
@@ -132,6 +146,8 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    // pgvector's search settings on every connection (inert placeholders where the extension is absent).
+    options: hnswStartupOptions(),
     ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
   });
   const stats = { statements: 0 };
@@ -155,7 +171,7 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
     },
   });
   const root = queryable(pool);
-  return {
+  const db: Db = {
     kind: "postgres",
     prisma,
     hasVector,
@@ -177,30 +193,46 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
     },
     stats,
     driver: { kind: "postgres", pool, url },
+    get unbounded() {
+      return db;
+    },
     async close() {
       await prisma.$disconnect();
       await pool.end();
     },
   };
+  return db;
 }
 
-function countPgliteStatements(pglite: PGlite, stats: { statements: number }): void {
-  const count = <F extends (...args: never[]) => unknown>(fn: F): F =>
+/**
+ * Every statement and transaction of the instance takes its turn (src/db/turns.ts: one at a time, in order,
+ * the next started from the event loop) and is counted in `stats`, those inside a transaction too; whoever
+ * holds the instance (Prisma's adapter, pg-boss) goes through both. Returns a query in turn that is not counted.
+ */
+function takeTurnsAndCount(pglite: PGlite, stats: { statements: number }): Queryable["query"] {
+  const turns = new Turns();
+  const query = pglite.query.bind(pglite);
+  const exec = pglite.exec.bind(pglite);
+  const transaction = pglite.transaction.bind(pglite);
+  const counted = <F extends (...args: never[]) => unknown>(fn: F): F =>
     function (this: unknown, ...args: Parameters<F>) {
       stats.statements += 1;
       return fn.apply(this, args);
     } as F;
   const target = pglite as unknown as Record<string, unknown>;
-  target.query = count(pglite.query.bind(pglite));
-  target.exec = count(pglite.exec.bind(pglite));
-  const transaction = pglite.transaction.bind(pglite);
+  target.query = counted(((...args: Parameters<PGlite["query"]>) => turns.run(() => query(...args))) as PGlite["query"]);
+  target.exec = counted(((...args: Parameters<PGlite["exec"]>) => turns.run(() => exec(...args))) as PGlite["exec"]);
+  // The transaction is one turn; its statements run on its own connection state (tx), counted.
   target.transaction = (fn: (tx: Parameters<Parameters<PGlite["transaction"]>[0]>[0]) => Promise<unknown>) =>
-    transaction((tx) => {
-      const t = tx as unknown as Record<string, unknown>;
-      t.query = count(tx.query.bind(tx));
-      t.exec = count(tx.exec.bind(tx));
-      return fn(tx);
-    });
+    turns.run(() =>
+      transaction((tx) => {
+        const t = tx as unknown as Record<string, unknown>;
+        t.query = counted(tx.query.bind(tx));
+        t.exec = counted(tx.exec.bind(tx));
+        return fn(tx);
+      }),
+    );
+  return async <T>(sql: string, params: readonly unknown[] = []) => (await turns.run(() => query<T>(sql, params as unknown[]))).rows;
 }
 
 function countPgStatements(client: PoolClient, stats: { statements: number }): void {

@@ -23,15 +23,14 @@ export function controlChannel(db: Db): ControlChannel {
   const stats = { statements: 0 };
   const driver = db.driver;
   if (driver.kind === "embedded") {
-    // The embedded database is one in-process connection; db.stats counts through an own `query` wrapped
-    // on the instance (db/client.ts), so the class's method sends the same statement uncounted.
-    const pglite = driver.pglite;
-    const query = Object.getPrototypeOf(pglite).query as typeof pglite.query;
+    // The embedded database is one in-process connection: its statements take their turn with the API's
+    // (db/client.ts), counted here rather than in db.stats.
+    const uncounted = driver.uncounted;
     return {
       stats,
       async query<T>(sql: string, params: readonly unknown[] = []) {
         stats.statements += 1;
-        return (await query.call(pglite, sql, params as unknown[])).rows as T[];
+        return uncounted<T>(sql, params);
       },
       async cancel() {},
       async close() {},

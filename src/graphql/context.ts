@@ -4,6 +4,7 @@ import type { Viewer } from "../features/account/auth/viewer";
 import type { JobQueue } from "../jobs/queue";
 import { createLoaders, type Loaders } from "./loaders";
 import type { Notice } from "./notices";
+import type { Commit } from "./request-budget";
 
 /** What every resolver gets. Built once per request: the loaders are that request's cache. */
 export interface Context {
@@ -17,12 +18,16 @@ export interface Context {
   jobs?: JobQueue;
   /** Aborts when the request's time budget is spent or its client went away (request-budget.ts). */
   signal?: AbortSignal;
+  /** Runs a charge or an unlock the request must answer with once committed (request-budget.ts `Commit`). */
+  commit: Commit;
   /** Root query fields already resolved in this request, by field, arguments and selection (schema.ts). */
   rootResults?: Map<string, unknown>;
   /** What the answer's reader should know (notices.ts): REST `notices`, GraphQL `extensions.notices`. */
   notices?: Notice[];
   /** The request's query cost spent so far, when its key is rate limited (features/account/rate-limits). */
   usage?: { cost: number };
+  /** The Idempotency-Key of the mutation being run, when it carries one (src/graphql/idempotency.ts). */
+  idempotencyKey?: string;
 }
 
 export function createContext(
@@ -30,6 +35,7 @@ export function createContext(
   viewer: Viewer,
   requestId: string,
   signal?: AbortSignal,
+  commit: Commit = (work) => work(),
 ): Context {
-  return { requestId, db: deps.db, env: deps.env, viewer, loaders: createLoaders(deps.db, viewer), signal, jobs: deps.jobs };
+  return { requestId, db: deps.db, env: deps.env, viewer, loaders: createLoaders(deps.db, viewer), signal, commit, jobs: deps.jobs };
 }

@@ -26,6 +26,7 @@ import type { Context } from "./context";
 import type { Plan } from "../features/account/auth/viewer";
 import { restDocument, restSchema, serializeTimestamp, serializeUuid } from "./fields";
 import { AppError, clip } from "./errors";
+import { idempotent, type IdempotencyHooks } from "./idempotency";
 import { checkOperationCost, checkVariableText, operationCost } from "./limits";
 import type { Notice } from "./notices";
 import { DateTimeScalar, UUIDScalar } from "./scalars";
@@ -38,6 +39,8 @@ export interface ExecutionEngineOptions {
   maxCost: number;
   /** Compiled client documents kept (least recently used first out). */
   cacheSize: number;
+  /** The Idempotency-Key kit's test seam (createApp's `idempotency`); production passes none. */
+  idempotency?: IdempotencyHooks;
 }
 
 /** Map-ordered LRU: a hit moves the entry to the end; the first entry is the oldest. */
@@ -140,7 +143,14 @@ export class ExecutionEngine {
       query = this.compile(request.document, request.operationName, "document");
       this.clientOperations.set(key, query);
     }
-    return coded(await (query.query(undefined, request.context, variables) as Promise<ExecutionResult>));
+    const run = () => query.query(undefined, request.context, variables) as Promise<ExecutionResult>;
+    return coded(await this.run({ face: "graphql", document: request.document, operation, variables, context: request.context }, run));
+  }
+
+  /** Runs an operation: a mutation under the Idempotency-Key rule (src/graphql/idempotency.ts), anything else as it is. */
+  private run(request: Parameters<typeof idempotent>[0], execute: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
+    if (request.operation.operation !== "mutation") return execute();
+    return idempotent(request, execute, this.options.idempotency);
   }
 
   /**
@@ -188,7 +198,14 @@ export class ExecutionEngine {
       const values = this.variables(operation, variables);
       cost = this.cost(document, operation, values);
       this.admit(document, operation, values, cost);
-      return { cost, run: (ctx) => query.query(undefined, ctx, values) as Promise<ExecutionResult> };
+      return {
+        cost,
+        run: (ctx) =>
+          this.run(
+            { face: "rest", document, operation, variables: values, context: ctx },
+            () => query.query(undefined, ctx, values) as Promise<ExecutionResult>,
+          ),
+      };
     } catch (error) {
       return { cost, refused: error as GraphQLError };
     }

@@ -12,7 +12,8 @@
  *   deadline as each raw statement is about to start (after waiting its turn in PGlite's queue), so none starts
  *   after it; one already running finishes, and the answer is sent when it returns the event loop.
  *
- * `onDeadline` answers a request still unanswered shortly after its deadline (whatever it was waiting for).
+ * `onDeadline` answers a request still unanswered shortly after its deadline (whatever it was waiting for), unless the
+ * request has a write under way or committed (`commit`): that request answers with what it wrote, however late.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Db, Queryable } from "../db/client";
@@ -39,8 +40,24 @@ const QUERY_CANCELED = "57014";
 /** How long after the deadline a request may still be answering through its own error path before `onDeadline` answers it. */
 const DEADLINE_GRACE_MS = 25;
 
+/**
+ * Runs a write the request must answer with once it committed (a charge, an unlock): it starts only while the budget
+ * lasts, and from its start the deadline no longer answers the request unless the write fails. A charge that committed
+ * just after the deadline was answered with the time-budget error (bench:load found searches and unlocks charged and
+ * answered 400); a write refused at the deadline leaves nothing to answer for. The write itself is not interrupted.
+ */
+export type Commit = <T>(work: () => Promise<T>) => Promise<T>;
+
+/** `commit` where no deadline answers the request (tests, the CLI): refused once `spent`, else the write. */
+export const commitWhile =
+  (spent: () => boolean, signal: AbortSignal): Commit =>
+  (work) =>
+    spent() ? Promise.reject(signal.reason as Error) : work();
+
 export interface RequestBudget {
   signal: AbortSignal;
+  /** A write that ends the request's exposure to the deadline (see Commit). */
+  commit: Commit;
   /** `db` as seen by this request: every statement checks the signal first and ends with it. */
   db: Db;
   /** Stops the timer and listeners before the response ends (a budget replaced by the next one: an export's chunks). */
@@ -70,14 +87,18 @@ export function startRequestBudget(
   const controller = new AbortController();
   const deadline = (options.startedAt ?? Date.now()) + budgetMs;
   let grace: NodeJS.Timeout | undefined;
+  let writing = 0;
+  let committed = false;
+  const answerAtDeadline = () => {
+    if (!options.onDeadline || res.headersSent || writing > 0 || committed || grace) return;
+    grace = setTimeout(() => {
+      if (!res.headersSent && !res.writableEnded) options.onDeadline!(controller.signal.reason as RequestTimeoutError);
+    }, DEADLINE_GRACE_MS);
+    grace.unref();
+  };
   const expire = () => {
     controller.abort(new RequestTimeoutError(budgetMs));
-    if (options.onDeadline && !res.headersSent) {
-      grace = setTimeout(() => {
-        if (!res.headersSent && !res.writableEnded) options.onDeadline!(controller.signal.reason as RequestTimeoutError);
-      }, DEADLINE_GRACE_MS);
-      grace.unref();
-    }
+    answerAtDeadline();
   };
   const timer = setTimeout(expire, Math.max(0, deadline - Date.now()));
   timer.unref();
@@ -100,7 +121,20 @@ export function startRequestBudget(
     res.off("close", onClose);
     req.off("aborted", onClose);
   };
-  return { signal: controller.signal, db: boundedDb(db, controller.signal, budgetMs, spent, options.cancel), release };
+  const commit: Commit = async (work) => {
+    if (spent()) throw controller.signal.reason as Error;
+    writing += 1;
+    try {
+      const value = await work();
+      committed = true;
+      return value;
+    } finally {
+      writing -= 1;
+      // A write that failed after the deadline: the deadline answers, if the request's own error path does not.
+      if (controller.signal.reason instanceof RequestTimeoutError) answerAtDeadline();
+    }
+  };
+  return { signal: controller.signal, commit, db: boundedDb(db, controller.signal, budgetMs, spent, options.cancel), release };
 }
 
 /**
@@ -212,6 +246,7 @@ export function boundedDb(
     hasVector: db.hasVector,
     stats: db.stats,
     driver: db.driver,
+    unbounded: db.unbounded,
     ...root,
     transaction: (fn) => guard(() => db.transaction((q) => fn(bounded(q)))),
     close: () => db.close(),

@@ -32,7 +32,10 @@ export interface RestEndpoint {
   wrap?: boolean;
   /** Success status (default 200): 201 for a POST that creates, 204 to answer with no body at all. */
   status?: number;
-  /** Request headers passed as variables: header name (lower case) -> variable name, e.g. idempotency-key -> idempotencyKey. */
+  /**
+   * Request headers passed as variables: header name -> variable name. A mutation's route takes Idempotency-Key ->
+   * idempotencyKey without declaring it (rest-adapter/routes.ts, src/graphql/idempotency.ts).
+   */
   headers?: Record<string, string>;
   /**
    * The response from the selected value when the status depends on the result (e.g. POST /unlock: 200 or

@@ -4,6 +4,7 @@ import { buildSchemaSync, type NonEmptyArray } from "type-graphql";
 import type { Context } from "./context";
 import { describeSchema } from "./dictionary";
 import { FIELD_DICTIONARY, INSTALLED } from "./features";
+import { addIdempotencyKeyArgument } from "./idempotency";
 
 let built: GraphQLSchema | undefined;
 
@@ -11,6 +12,8 @@ let built: GraphQLSchema | undefined;
 export function getSchema(): GraphQLSchema {
   if (!built) {
     built = buildSchemaSync({ resolvers: INSTALLED.resolvers as NonEmptyArray<Function>, validate: false });
+    // Every mutation takes an Idempotency-Key (src/graphql/idempotency.ts): no resolver declares it.
+    addIdempotencyKeyArgument(built);
     // Descriptions come from the field dictionary (src/graphql/dictionary), the one place they are written.
     describeSchema(built, FIELD_DICTIONARY);
     resolveRepeatedRootFieldsOnce(built);

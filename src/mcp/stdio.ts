@@ -16,7 +16,7 @@ import { ApiKeyAuthenticator } from "../features/account/auth/api-key.service";
 import { rekeyLegacyExtractionIds } from "../features/research/extraction/extraction.rekey";
 import { createContext, type Context } from "../graphql/context";
 import { ExecutionEngine } from "../graphql/execution";
-import { boundedDb, RequestTimeoutError } from "../graphql/request-budget";
+import { boundedDb, commitWhile, RequestTimeoutError } from "../graphql/request-budget";
 import { getSchema } from "../graphql/schema";
 import type { JobQueue } from "../jobs/queue";
 import { logger } from "../logger";
@@ -49,7 +49,13 @@ export function stdioHost(deps: {
       };
       const db = boundedDb(deps.db, controller.signal, budgetMs, spent);
       const jobs = await deps.jobs;
-      return createContext({ db, env: deps.env, jobs }, viewer, `mcp-${crypto.randomUUID()}`, controller.signal);
+      return createContext(
+        { db, env: deps.env, jobs },
+        viewer,
+        `mcp-${crypto.randomUUID()}`,
+        controller.signal,
+        commitWhile(spent, controller.signal),
+      );
     },
   };
 }

@@ -22,6 +22,11 @@ import { logger } from "../logger";
 import { METRIC_CATALOGUE } from "../features/catalogue/metrics/metrics.mcp";
 import { installedFeatures } from "../graphql/feature";
 import { definedOnly as variables, oneOf, type McpRecordSpec } from "../graphql/mcp-tool";
+import { IDEMPOTENCY_KEY } from "../graphql/dictionary/common";
+import { IDEMPOTENCY_KEY_ARGUMENT, withIdempotencyKey } from "../graphql/idempotency";
+
+/** The argument of a state-changing tool carrying the Idempotency-Key (src/graphql/idempotency.ts). */
+const IDEMPOTENCY_TOOL_ARGUMENT = "idempotency_key";
 
 /** What the tools run on: the engine and the context of one call (authenticated caller, time budget). */
 export interface McpHost {
@@ -304,18 +309,37 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
   };
 
   // The features' own tools (unlock, briefs, projects ...), declared in their feature.ts (src/graphql/mcp-tool.ts).
-  const featureTools = installedFeatures().mcp.map((spec): Tool => ({
-    name: spec.name,
-    title: spec.title,
-    description: spec.description,
-    inputSchema: spec.inputSchema,
-    annotations: spec.annotations,
-    async call(host, args) {
-      checkArgs(spec.name, args, spec.args, spec.required);
-      const plan = spec.plan(args);
-      return run(host, spec.name, plan.document, plan.variables, plan.shape);
-    },
-  }));
+  // One that changes state (not read-only: it runs a mutation) takes idempotency_key, the mutations' Idempotency-Key.
+  const featureTools = installedFeatures().mcp.map((spec): Tool => {
+    const keyed = spec.annotations?.readOnlyHint === false;
+    const allowed = keyed ? [...spec.args, IDEMPOTENCY_TOOL_ARGUMENT] : spec.args;
+    return {
+      name: spec.name,
+      title: spec.title,
+      description: spec.description,
+      inputSchema: keyed
+        ? {
+            ...spec.inputSchema,
+            properties: {
+              ...spec.inputSchema.properties,
+              [IDEMPOTENCY_TOOL_ARGUMENT]: { type: "string", minLength: 1, maxLength: 255, description: IDEMPOTENCY_KEY },
+            },
+          }
+        : spec.inputSchema,
+      annotations: spec.annotations,
+      async call(host, args) {
+        checkArgs(spec.name, args, allowed, spec.required);
+        if (!keyed) {
+          const plan = spec.plan(args);
+          return run(host, spec.name, plan.document, plan.variables, plan.shape);
+        }
+        const { [IDEMPOTENCY_TOOL_ARGUMENT]: key, ...own } = args;
+        const plan = spec.plan(own);
+        const variables = { ...plan.variables, [IDEMPOTENCY_KEY_ARGUMENT]: key };
+        return run(host, spec.name, withIdempotencyKey(plan.document), variables, plan.shape);
+      },
+    };
+  });
 
   return [search, details, metrics, metricQuery, ...featureTools];
 }

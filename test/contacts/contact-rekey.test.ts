@@ -132,8 +132,9 @@ describe("re-keying extracted rows' version-5 ids (issue 20 point 7)", () => {
       organization_id: org,
       key: "unlock-contact-1",
       request_hash: "h",
-      status_code: 200,
-      response: { results: [{ entity_type: "contact", entity_id: oldContact, state: "unlocked" }] },
+      finished_at: new Date(),
+      // The stored result of POST /unlock (src/graphql/idempotency.ts): its data as JSON text.
+      response: JSON.stringify({ data: { unlock: { results: [{ result: { entity_type: "contact", entity_id: oldContact } }] } } }),
     });
   });
   afterAll(async () => {
@@ -170,7 +171,7 @@ describe("re-keying extracted rows' version-5 ids (issue 20 point 7)", () => {
        UNION ALL SELECT 'ledger', entity_id::text FROM credit_ledger WHERE entity_id IS NOT NULL
        UNION ALL SELECT 'promoted', contact_id::text FROM promoted_contacts
        UNION ALL SELECT 'brief', dossier -> 'people' -> 0 ->> 'contact_id' FROM briefs WHERE id = $1
-       UNION ALL SELECT 'replay', response -> 'results' -> 0 ->> 'entity_id' FROM idempotency_keys`,
+       UNION ALL SELECT 'replay', response::jsonb #>> '{data,unlock,results,0,result,entity_id}' FROM idempotency_keys`,
       [briefId],
     );
     expect(refs.sort((a, b) => a.t.localeCompare(b.t))).toEqual(

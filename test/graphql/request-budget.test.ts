@@ -92,3 +92,95 @@ describe("request budget", () => {
     }
   });
 });
+
+/**
+ * `commit`: a charge the request must answer with. Refused once the budget is spent; while one runs or after it
+ * committed, the deadline does not answer the request (it answers with what it wrote); a failed one leaves the
+ * deadline's answer in place.
+ */
+describe("request budget: writes the request answers with", () => {
+  let server: http.Server;
+  let budgetMs: number;
+  /** What each request does with its budget; what the deadline answered, per request. */
+  let handle: (budget: RequestBudget, res: http.ServerResponse) => Promise<void>;
+  let deadlineAnswers: number;
+  let db: TestDb;
+
+  beforeAll(async () => {
+    db = await createTestDb({ migrate: false });
+    server = http.createServer((req, res) => {
+      const budget = startRequestBudget(db, budgetMs, req, res, {
+        onDeadline: (error) => {
+          deadlineAnswers += 1;
+          res.statusCode = 400;
+          res.end(error.message);
+        },
+      });
+      void handle(budget, res).catch((error: Error) => {
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.end(`handler failed: ${error.message}`);
+        }
+      });
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+  });
+  beforeEach(() => {
+    budgetMs = 60_000;
+    deadlineAnswers = 0;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await db.close();
+  });
+
+  const get = async () => {
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    return { status: res.status, body: await res.text() };
+  };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("answers with a write that committed after the deadline, not with the time-budget error", async () => {
+    budgetMs = 50;
+    handle = async (budget, res) => {
+      const written = await budget.commit(async () => {
+        await sleep(300); // the deadline and its grace pass while the write runs
+        return "charged";
+      });
+      await sleep(100); // and the answer comes later still
+      res.end(written);
+    };
+    expect(await get()).toEqual({ status: 200, body: "charged" });
+    expect(deadlineAnswers).toBe(0);
+  });
+
+  it("refuses a write once the budget is spent, and the deadline answers", async () => {
+    budgetMs = 30;
+    let ran = false;
+    handle = async (budget) => {
+      await sleep(80);
+      await budget.commit(async () => {
+        ran = true;
+      });
+    };
+    expect(await get()).toEqual({ status: 400, body: expect.stringContaining("time budget of 30 ms") });
+    expect(ran).toBe(false);
+    expect(deadlineAnswers).toBe(1);
+  });
+
+  it("leaves the deadline's answer to a write that failed after the deadline", async () => {
+    budgetMs = 50;
+    handle = async (budget) => {
+      await budget
+        .commit(async () => {
+          await sleep(150);
+          throw new Error("rolled back");
+        })
+        .catch(() => undefined); // the request's own error path never answers
+    };
+    expect(await get()).toEqual({ status: 400, body: expect.stringContaining("time budget of 50 ms") });
+    expect(deadlineAnswers).toBe(1);
+  });
+});

@@ -573,6 +573,31 @@ describe("isolation of every private resource (issue 26)", () => {
       expect((await unlockAs(aKey(), districts[0], keys[0]).expect(200)).body).toEqual(ofA);
       await unlockAs(aKey(), districts[2], keys[0]).expect(409);
     });
+
+    it("idempotency keys of every mutation: A's key reused by B creates B's own project, on every face, never A's", async () => {
+      const { key, mcp } = others[who];
+      const idem = `project-${crypto.randomUUID()}`;
+      const name = `Keyed project ${who}`;
+      const create = (k: string) => rest(k, "post", "/projects", { name }).set("Idempotency-Key", idem);
+      const ofA = (await create(aKey()).expect(201)).body.data;
+      const ofB = (await create(key).expect(201)).body.data;
+      expect(ofB.id).not.toBe(ofA.id);
+      const mutation = `mutation($n: String!, $k: String) { createProject(input: { name: $n }, idempotencyKey: $k) { id } }`;
+      const viaGraphQL = (await gql(aKey(), mutation, { n: name, k: `g-${idem}` })).data.createProject.id;
+      const graphOfB = await gql(key, mutation, { n: name, k: `g-${idem}` });
+      expect(graphOfB.errors).toBeUndefined();
+      expect(graphOfB.data.createProject.id).not.toBe(viaGraphQL);
+      const viaMcp = async (client: Client) =>
+        JSON.parse(
+          ((await client.callTool({ name: "create_project", arguments: { name, idempotency_key: `m-${idem}` } })) as any).content[0].text,
+        ).data.id;
+      expect(await viaMcp(mcp!)).not.toBe(await viaMcp(aMcp));
+      const projectsOf = async (k: string) =>
+        ((await rest(k, "get", "/projects").expect(200)).body.data as { id: string; name: string }[]).filter((p) => p.name === name);
+      expect((await projectsOf(key)).length).toBe(3);
+      expect((await projectsOf(aKey())).map((p) => p.id)).not.toContain(ofB.id);
+      expect((await create(aKey()).expect(201)).body.data).toEqual(ofA);
+    });
   });
 
   it("bid filings of a district both unlocked: B sees no filing of A's, and B's filing leaves A's as it was", async () => {

@@ -204,7 +204,10 @@ describe("bid filings", () => {
     const doc = (await t.http.get("/api/v1/openapi.json").expect(200)).body;
     const put = doc.paths["/bids/{id}/filing"].put;
     expect(put).toBeDefined();
-    expect(put.parameters.map((p: { name: string; in: string }) => [p.in, p.name])).toEqual([["path", "id"]]);
+    expect(put.parameters.map((p: { name: string; in: string }) => [p.in, p.name])).toEqual([
+      ["path", "id"],
+      ["header", "Idempotency-Key"],
+    ]);
     const body = JSON.stringify(put.requestBody);
     expect(body).toMatch(/BidFilingInput|reason_code/);
     expect(Object.keys(put.responses)).toEqual(expect.arrayContaining(["200", "400", "404"]));

@@ -7,6 +7,7 @@ import supertest from "supertest";
 import { restAdapter } from "../../rest-adapter";
 import { createApp } from "../../src/app";
 import type { ExecutionEngine } from "../../src/graphql/execution";
+import type { IdempotencyHooks } from "../../src/graphql/idempotency";
 import { loadEnv } from "../../src/config/env";
 import { createHttpServer } from "../../src/http-server";
 import { createMetrics, type Metrics } from "../../src/observability/metrics";
@@ -37,7 +38,7 @@ export interface TestApp {
 
 export async function createTestApp(
   envOverrides: Record<string, string> = {},
-  options: { jobs?: "send" | "work"; db?: TestDb; metrics?: boolean } = {},
+  options: { jobs?: "send" | "work"; db?: TestDb; metrics?: boolean; idempotency?: IdempotencyHooks } = {},
 ): Promise<TestApp> {
   const db = options.db ?? (await createTestDb());
   // Background embedding off unless a test turns it on (test/support/env.ts says why).
@@ -53,7 +54,15 @@ export async function createTestApp(
     ? await (await import("../../src/compose-jobs")).startServiceJobs(db, env, { work: options.jobs === "work" })
     : undefined;
   const metrics = options.metrics ? createMetrics(db) : undefined;
-  const { app, stop, engine } = await createApp({ db, env, rest: restAdapter, jobs: jobs?.queue, worker: jobs?.health, metrics });
+  const { app, stop, engine } = await createApp({
+    db,
+    env,
+    rest: restAdapter,
+    jobs: jobs?.queue,
+    worker: jobs?.health,
+    metrics,
+    idempotency: options.idempotency,
+  });
   const server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { keys, orgs } = await createPlanOrganizations(db);

@@ -17,6 +17,6 @@ const databaseFree = [
   "test/news/news-ingest-feeds.test.ts",
   "test/news/signals-provider.test.ts",
 ];
-const embeddedOnly = ["test/db/data-dir-lock.test.ts"];
+const embeddedOnly = ["test/db/data-dir-lock.test.ts", "test/db/embedded-turns.test.ts"];
 
 module.exports = { databaseFree, embeddedOnly };

@@ -3935,7 +3935,10 @@ export interface operations {
     putFileBid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Our id of the bid (bids[].id of an unlocked district or school). */
                 id: string;
@@ -3983,6 +3986,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
         };
@@ -4027,7 +4031,10 @@ export interface operations {
     postRequestBrief: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4089,6 +4096,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
         };
@@ -4129,7 +4137,10 @@ export interface operations {
     postPromoteBriefPerson: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Our id of the brief. */
                 brief_id: string;
@@ -4283,6 +4294,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             500: components["responses"]["Error500"];
         };
     };
@@ -4971,7 +4983,10 @@ export interface operations {
     postOutreachEmail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Our id of the contact (it must be listed and unlocked by the caller's organization). */
                 id: string;
@@ -5027,6 +5042,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
         };
@@ -5570,7 +5586,10 @@ export interface operations {
     postFollow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5614,6 +5633,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
         };
@@ -5621,7 +5641,10 @@ export interface operations {
     deleteUnfollow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Our id of the follow. */
                 id: string;
@@ -5648,6 +5671,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             500: components["responses"]["Error500"];
         };
     };
@@ -5945,7 +5969,10 @@ export interface operations {
     postCreateList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5973,6 +6000,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
         };
@@ -5980,7 +6008,10 @@ export interface operations {
     postAddListItems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description A list of the caller's organization. */
                 id: string;
@@ -6011,6 +6042,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
         };
@@ -6018,7 +6050,10 @@ export interface operations {
     deleteRemoveListItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description A list of the caller's organization. */
                 id: string;
@@ -6042,6 +6077,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             500: components["responses"]["Error500"];
         };
     };
@@ -6601,7 +6637,10 @@ export interface operations {
     postRefreshOpportunity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Our id of the opportunity (UUID). */
                 id: string;
@@ -6630,6 +6669,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             500: components["responses"]["Error500"];
         };
     };
@@ -6778,7 +6818,10 @@ export interface operations {
     postCreateProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6806,6 +6849,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
         };
@@ -6813,7 +6857,10 @@ export interface operations {
     patchUpdateProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Our id of the project (UUID); another organization's is a 404. */
                 id: string;
@@ -6844,6 +6891,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
         };
@@ -7382,7 +7430,10 @@ export interface operations {
     patchUpdateSchool: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Our school id (UUID). */
                 id: string;
@@ -7455,7 +7506,10 @@ export interface operations {
     postSemanticSearch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7526,6 +7580,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             402: components["responses"]["Error402"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
         };
@@ -7591,8 +7646,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The Idempotency-Key header. */
-                "idempotency-key"?: string;
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7768,7 +7823,10 @@ export interface operations {
     postCreateWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7813,6 +7871,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
         };
@@ -7820,7 +7879,10 @@ export interface operations {
     deleteDeleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description A webhook of the caller's organization. */
                 id: string;
@@ -7842,6 +7904,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             500: components["responses"]["Error500"];
         };
     };

@@ -23,6 +23,13 @@ export const UNLOCK_GATED = "Gated: null until the caller's organization unlocks
 export const NOT_LOADED =
   "No file loaded by this service fills it yet (the national CCD staff and F-33 files are not included; data/README.md), so it is null unless another source writes it.";
 
+/**
+ * Every mutation's `idempotencyKey` argument (src/graphql/idempotency.ts): REST's Idempotency-Key header and MCP's
+ * idempotency_key argument are described by it too.
+ */
+export const IDEMPOTENCY_KEY =
+  "Idempotency-Key: 1-255 visible ASCII characters naming this request, scoped to the caller's organization. The same key with the same request within 24 hours answers the first result again (same status and body) without running the operation again; with another request, or while the first request with the key still runs, it is refused (409 conflict; GraphQL CONFLICT). A request that failed stores nothing: its key may be used again.";
+
 /** `(type)`, `data` and `pagination` of a list page type. */
 export function page(items: string, rest: string): Record<string, string> {
   return {

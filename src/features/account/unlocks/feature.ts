@@ -19,7 +19,6 @@ export const unlocksFeature = defineFeature({
       operation: "Unlock",
       input: "json-body",
       select: ["unlock"],
-      headers: { "idempotency-key": "idempotencyKey" },
       respond: (payload) => ({
         status: payload.status_code as number,
         body: payload.results ? { results: (payload.results as Record<string, unknown>[]).map(batchItemBody) } : payload.result,

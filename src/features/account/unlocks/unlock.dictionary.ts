@@ -87,6 +87,5 @@ export const unlocksDictionary: Dictionary = {
   Mutation: {
     "unlock(input)": "A single unlock or a batch.",
     unlock: "Unlock districts, schools or contacts for the caller's organization (POST /unlock): instant, pending or idempotent.",
-    "unlock(idempotencyKey)": "The Idempotency-Key header.",
   },
 };

@@ -2,8 +2,8 @@ import { parse } from "graphql";
 import { definedOnly, oneOf, type McpToolSpec } from "../../../graphql/mcp-tool";
 
 const UNLOCK = parse(`
-  mutation McpUnlock($input: UnlockInput!, $idempotencyKey: String) {
-    unlock(input: $input, idempotencyKey: $idempotencyKey) {
+  mutation McpUnlock($input: UnlockInput!) {
+    unlock(input: $input) {
       statusCode
       result {
         entityType entityId outcome unlocked alreadyUnlocked creditsCharged creditsHeld creditsRemaining holdId jobId
@@ -30,23 +30,19 @@ export const unlockTools: McpToolSpec[] = [
         entity_type: { type: "string", enum: [...ENTITIES], description: "What to unlock." },
         entity_id: { type: "string", format: "uuid", description: "Our id of the record (UUID)." },
         re_extract: { type: "boolean", description: "Districts and schools only: extract again, charged again." },
-        idempotency_key: {
-          type: "string",
-          description: "1-255 visible ASCII characters: a repeat with the same key answers the first result.",
-        },
       },
       required: ["entity_type", "entity_id"],
       additionalProperties: false,
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    args: ["entity_type", "entity_id", "re_extract", "idempotency_key"],
+    args: ["entity_type", "entity_id", "re_extract"],
     required: ["entity_type", "entity_id"],
     plan(args) {
       const entityType = oneOf("unlock", "entity_type", args.entity_type, ENTITIES);
       const input = definedOnly({ entityType, entityId: args.entity_id, reExtract: args.re_extract, channel: "mcp" });
       return {
         document: UNLOCK,
-        variables: { input, idempotencyKey: args.idempotency_key },
+        variables: { input },
         shape: (data) => {
           const payload = data.unlock as { status_code: number; result: Record<string, unknown> | null };
           return { status_code: payload.status_code, ...(payload.result ?? {}) };

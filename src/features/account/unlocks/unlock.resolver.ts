@@ -8,12 +8,9 @@ import { UnlockPayload, UnlockStatus } from "./unlock.type";
 @Resolver()
 export class UnlockResolver {
   @Mutation(() => UnlockPayload)
-  unlock(
-    @Arg("input", () => UnlockInput) input: UnlockInput,
-    @Arg("idempotencyKey", () => String, { nullable: true }) idempotencyKey: string | null,
-    @Ctx() ctx: Context,
-  ): Promise<UnlockPayload> {
-    return unlock(ctx.db, ctx.viewer, input, { idempotencyKey, jobs: ctx.jobs, env: ctx.env });
+  unlock(@Arg("input", () => UnlockInput) input: UnlockInput, @Ctx() ctx: Context): Promise<UnlockPayload> {
+    // The Idempotency-Key (every mutation's argument, src/graphql/idempotency.ts) becomes the unlock's operation_key.
+    return unlock(ctx.db, ctx.viewer, input, { idempotencyKey: ctx.idempotencyKey, jobs: ctx.jobs, env: ctx.env, commit: ctx.commit });
   }
 
   @Query(() => UnlockStatus)

@@ -17,16 +17,15 @@
  *   unlocked                       -> idempotent, nothing charged (200)
  *   unlocked + re_extract          -> hold + extraction job (202); access stays while it runs
  *
- * Idempotency-Key: the key is reserved under the organization lock before any work (same key running
- * or done with another body: 409), and the response stored when the work is done; a replay within
- * 24 h answers the stored response. A request that failed (4xx) stores nothing and may be retried with
- * the same key.
+ * Idempotency-Key: the rule of every mutation (src/graphql/idempotency.ts: reservation, replay of the first
+ * result for 24 h, 409); here the key only becomes the unlock's `operation_key` (a generated one without it).
  */
 import crypto from "node:crypto";
 import type { Env } from "../../../config/env";
 import type { Db } from "../../../db/client";
-import { AppError, BadRequestError, ConflictError, httpError, NotFoundError } from "../../../graphql/errors";
+import { AppError, BadRequestError, httpError, NotFoundError } from "../../../graphql/errors";
 import type { JobQueue } from "../../../jobs/queue";
+import type { Commit } from "../../../graphql/request-budget";
 import { unlockPendingSql } from "../access/access.service";
 import { UNLOCK_COST } from "../credits/pricing";
 import type { Viewer } from "../auth/viewer";
@@ -80,56 +79,35 @@ export const UNLOCK_KINDS: Partial<Record<UnlockEntityType, UnlockKind>> = {
 };
 
 export interface UnlockOptions {
+  /** The request's Idempotency-Key: the unlock's operation_key. */
   idempotencyKey?: string | null;
   jobs?: JobQueue;
   env: Pick<Env, "HOLD_TTL_SECONDS">;
+  /** Runs each entity's transaction as a write the request answers with (the request budget's; default: as it is). */
+  commit?: Commit;
 }
-
-const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
-const IN_PROGRESS = 0;
 
 export async function unlock(db: Db, viewer: Viewer, input: UnlockInput, options: UnlockOptions): Promise<UnlockPayload> {
   const items = checkInput(input);
-  const key = options.idempotencyKey ?? null;
-  if (key !== null && !/^[\x21-\x7e]{1,255}$/.test(key))
-    throw new BadRequestError("Idempotency-Key must be 1-255 visible ASCII characters");
-  const operationKey = key ?? crypto.randomUUID();
-  const requestHash = key === null ? "" : hashRequest(input);
-  if (key !== null) {
-    const replay = await reserveKey(db, viewer.organizationId, key, requestHash);
-    if (replay) return replay;
-  }
-  try {
-    let payload: UnlockPayload;
-    if (input.entities) {
-      const results: UnlockBatchItem[] = [];
-      for (const item of items) {
-        try {
-          const result = await unlockOne(db, viewer, item, operationKey, input, options);
-          results.push({ status_code: 200, result, error: null });
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error;
-          const body = httpError(error.code, error.message, error.body);
-          const { statusCode, ...rest } = body;
-          results.push({ status_code: statusCode, result: null, error: rest as UnlockBatchItem["error"] & object });
-        }
+  const operationKey = options.idempotencyKey ?? crypto.randomUUID();
+  const commit = options.commit ?? ((work) => work());
+  if (input.entities) {
+    const results: UnlockBatchItem[] = [];
+    for (const item of items) {
+      try {
+        const result = await commit(() => unlockOne(db, viewer, item, operationKey, input, options));
+        results.push({ status_code: 200, result, error: null });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        const body = httpError(error.code, error.message, error.body);
+        const { statusCode, ...rest } = body;
+        results.push({ status_code: statusCode, result: null, error: rest as UnlockBatchItem["error"] & object });
       }
-      payload = { status_code: 200, result: null, results };
-    } else {
-      const result = await unlockOne(db, viewer, items[0], operationKey, input, options);
-      payload = { status_code: result.outcome === "unlock_pending" ? 202 : 200, result, results: null };
     }
-    if (key !== null)
-      await db.prisma.idempotencyKey.update({
-        where: { organization_id_key: { organization_id: viewer.organizationId, key } },
-        data: { status_code: payload.status_code, response: payload as never },
-      });
-    return payload;
-  } catch (error) {
-    if (key !== null)
-      await db.prisma.idempotencyKey.deleteMany({ where: { organization_id: viewer.organizationId, key, status_code: IN_PROGRESS } });
-    throw error;
+    return { status_code: 200, result: null, results };
   }
+  const result = await commit(() => unlockOne(db, viewer, items[0], operationKey, input, options));
+  return { status_code: result.outcome === "unlock_pending" ? 202 : 200, result, results: null };
 }
 
 interface Item {
@@ -152,44 +130,6 @@ function checkInput(input: UnlockInput): Item[] {
   if (input.reExtract && input.entityType === "contact")
     throw new BadRequestError("re_extract is for districts and schools only, not contacts");
   return [{ entityType: input.entityType, entityId: input.entityId }];
-}
-
-/** Canonical JSON of the request (keys sorted), hashed: "the same body" of the Idempotency-Key rule. */
-function hashRequest(input: UnlockInput): string {
-  const canonical = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(canonical)
-      : v !== null && typeof v === "object"
-        ? Object.fromEntries(
-            Object.entries(v)
-              .filter(([, x]) => x !== undefined && x !== null)
-              .sort(([a], [b]) => a.localeCompare(b))
-              .map(([k, x]) => [k, canonical(x)]),
-          )
-        : v;
-  return crypto
-    .createHash("sha256")
-    .update(JSON.stringify(canonical(input)))
-    .digest("hex");
-}
-
-/** Reserves the key, or returns the stored response to replay; 409 for another body or a request still running. */
-async function reserveKey(db: Db, organizationId: string, key: string, requestHash: string): Promise<UnlockPayload | null> {
-  return db.prisma.$transaction(async (tx) => {
-    await lockOrganization(tx, organizationId);
-    const where = { organization_id_key: { organization_id: organizationId, key } };
-    const found = await tx.idempotencyKey.findUnique({ where });
-    if (found && Date.now() - found.created_at.getTime() < IDEMPOTENCY_WINDOW_MS) {
-      if (found.request_hash !== requestHash) throw new ConflictError("this Idempotency-Key was used with a different request body");
-      if (found.status_code === IN_PROGRESS) throw new ConflictError("a request with this Idempotency-Key is still in progress");
-      return found.response as unknown as UnlockPayload;
-    }
-    if (found) await tx.idempotencyKey.delete({ where });
-    await tx.idempotencyKey.create({
-      data: { organization_id: organizationId, key, request_hash: requestHash, status_code: IN_PROGRESS, response: {} },
-    });
-    return null;
-  }, MONEY_TX);
 }
 
 async function unlockOne(

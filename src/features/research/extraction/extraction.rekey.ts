@@ -8,7 +8,7 @@
  *
  *   unlocks, credit_holds, credit_ledger (entity_id), list_items (entity_id), follows (entity_id),
  *   promoted_contacts (contact_id), bid_filings (bid_id), embeddings (entity_id, source_id),
- *   briefs.dossier people[].contact_id, idempotency_keys.response (unlock responses kept for replays)
+ *   briefs.dossier people[].contact_id, idempotency_keys.response (mutation results kept for replays)
  *
  * (no foreign key refers to these tables; the ids of extracted rows are distinct per table, so a reference
  * column is matched by id alone). Contracts store no natural key (the sentence they came from): one with a
@@ -136,7 +136,7 @@ export async function rekeyLegacyExtractionIds(db: Db): Promise<RekeyResult> {
           AND EXISTS (SELECT 1 FROM jsonb_array_elements(b.dossier -> 'people') AS p(person)
                         JOIN rekeyed_ids m ON m.old_id::text = p.person ->> 'contact_id')`,
     );
-    // Unlock responses kept for Idempotency-Key replays (24 hours) name the entity: a replay names the new id.
+    // Results kept for Idempotency-Key replays (24 hours, JSON text) name the entity: a replay names the new id.
     const replays = await tx.query<{ organization_id: string; key: string; response: string; olds: string[]; news: string[] }>(
       `SELECT k.organization_id, k.key, k.response::text AS response,
               array_agg(m.old_id::text) AS olds, array_agg(m.new_id::text) AS news
@@ -145,7 +145,7 @@ export async function rekeyLegacyExtractionIds(db: Db): Promise<RekeyResult> {
     );
     for (const replay of replays) {
       const response = replay.olds.reduce((text, old, i) => text.replaceAll(old, replay.news[i]!), replay.response);
-      await tx.query(`UPDATE idempotency_keys SET response = $3::jsonb WHERE organization_id = $1::uuid AND key = $2`, [
+      await tx.query(`UPDATE idempotency_keys SET response = $3 WHERE organization_id = $1::uuid AND key = $2`, [
         replay.organization_id,
         replay.key,
         response,

@@ -24,7 +24,7 @@ import { checkIcp, type Icp } from "../../account/projects/project.icp";
 import { listedContactsOfParent } from "../../catalogue/contacts/contact.service";
 import { LOCALE_CODE_PREFIX, type LocaleBucket, type SIGNAL_TYPES } from "../../kits/common/enums";
 import { containsPattern } from "../../kits/common/list-kit";
-import { emitEvent } from "../../account/webhooks/webhook.outbox";
+import { emitEvents } from "../../account/webhooks/webhook.outbox";
 import { SIGNALS_MODULE, signalReadableSql } from "../news/news.service";
 import { signalWindow, windowStatus, type WindowDates } from "./opportunity.window";
 
@@ -558,7 +558,7 @@ async function write(db: Db, organizationId: string, projectId: string, drafts: 
         data_source: d.data_source,
       })),
     });
-    for (const row of created) await emitEvent(tx, "opportunity.created", organizationId, row);
+    await emitEvents(tx, "opportunity.created", organizationId, created);
     return created.length;
   });
 }

@@ -232,6 +232,9 @@ export const SOURCES: readonly Source[] = [
   ]),
 ];
 
+/** The source types of passages (every one but profiles): what full text matches, by the (model, type, source) index. */
+export const TEXT_SOURCES: readonly string[] = [...new Set(SOURCES.map((s) => s.sourceType))].filter((t) => t !== "profile");
+
 const sha256 = (text: string): string => crypto.createHash("sha256").update(text).digest("hex");
 
 /** Writes a batch of vectors in one statement (hand-written: a bulk upsert; Prisma's createMany cannot upsert). */
@@ -319,7 +322,7 @@ export async function embedPending(
       if (fresh.length) {
         const freshTexts = texts.filter((_, i) => changed[i]);
         const vectors = await provider.embed(freshTexts);
-        await ensureVectorIndex(db, provider.model, vectors[0]!.length);
+        await ensureVectorIndex(db, provider.model, source.entityType, vectors[0]!.length);
         await upsertVectors(db, provider.model, source, fresh, freshTexts, vectors);
       }
       report.embedded += fresh.length;

@@ -9,6 +9,6 @@ import { SemanticSearchResult } from "./semantic-search.type";
 export class SemanticSearchResolver {
   @Mutation(() => SemanticSearchResult)
   semanticSearch(@Arg("input", () => SemanticSearchInput) input: SemanticSearchInput, @Ctx() ctx: Context): Promise<SemanticSearchResult> {
-    return semanticSearch(ctx.db, ctx.env, ctx.viewer, ctx.loaders, input);
+    return semanticSearch(ctx.db, ctx.env, ctx.viewer, ctx.loaders, input, ctx.commit);
   }
 }

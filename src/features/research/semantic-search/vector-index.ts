@@ -2,58 +2,81 @@
  * Vector similarity on both databases (docs/semantic-search.md, "Vectors on both databases").
  *
  * `embeddings.vector` (REAL[]) is the canonical column everywhere. Debian's PostgreSQL 15 has no pgvector, and a
- * migration must apply on both databases, so no migration can name the `vector` type. Where the extension exists
- * (always on embedded PGlite, which creates it at open: src/db/client.ts; on PostgreSQL when installed), this module
- * creates a partial HNSW *expression* index over the real[] column cast to `vector(D)`, one per model and dimension,
- * the first time that model's vectors are written or searched. Nothing is added beside the column (no second copy
- * to keep in step), the migrations stay plain SQL, and the schema test compares what the migrations create.
- * Without the extension the search computes the exact cosine in SQL over the real[] vectors, after the filters.
+ * migration must apply on both databases, so no migration can name the `vector` type.
+ * - Where the extension exists (always on embedded PGlite, which creates it at open: src/db/client.ts; on PostgreSQL
+ *   when installed), this module creates a partial HNSW *expression* index over the real[] column cast to
+ *   `vector(D)`, one per model, entity type and dimension, the first time such vectors are written. Nothing is added
+ *   beside the column (no second copy to keep in step), the migrations stay plain SQL, and the schema test compares
+ *   what the migrations create. The search's session settings (ef_search, iterative scans) are set when a session
+ *   opens (src/db/vector-settings.ts).
+ * - Without the extension each process scans its own in-memory copy of the vectors, exactly (vector-scan.ts), and
+ *   the search statement reads the candidates it found by id.
  */
 import crypto from "node:crypto";
 import type { Db } from "../../../db/client";
+import { scanVectors, type ScanFilters } from "./vector-scan";
 
-/** HNSW build and search settings (bench/semantic.ts measures recall against exact search at these). */
-export const HNSW = { m: 16, efConstruction: 64, efSearch: 100 } as const;
+/** HNSW build settings (bench/semantic.ts measures recall against exact search with these and src/db/vector-settings.ts). */
+export const HNSW_BUILD = { m: 16, efConstruction: 64 } as const;
 
-const created = new WeakMap<Db, Set<string>>();
+/** Keyed by the database's driver (a request's Db is a wrapper of it). */
+const created = new WeakMap<object, Set<string>>();
 
-/** A model name as an SQL literal (configuration, never user input; quoted anyway). */
-export const modelLiteral = (model: string): string => `'${model.replace(/'/g, "''")}'`;
+/** A model name or entity type as an SQL literal (configuration and code, never user input; quoted anyway). */
+export const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
 function checkDimension(dimension: number): number {
   if (!Number.isInteger(dimension) || dimension < 1 || dimension > 16_000) throw new Error(`embeddings: bad dimension ${dimension}`);
   return dimension;
 }
 
-/** Creates the model's HNSW index where pgvector exists (idempotent; once per process and database). */
-export async function ensureVectorIndex(db: Db, model: string, dimension: number): Promise<void> {
+/** The rows of one model, entity type and dimension: the HNSW index's predicate, spelled the same so the planner uses it. */
+export function vectorRowsSql(model: string, entityType: string, dimension: number, alias = "e."): string {
+  return `${alias}model = ${literal(model)} AND ${alias}entity_type = ${literal(entityType)} AND ${alias}dimension = ${checkDimension(dimension)}`;
+}
+
+/** Creates the HNSW index of (model, entity type, dimension) where pgvector exists (idempotent; once per process and database). */
+export async function ensureVectorIndex(db: Db, model: string, entityType: string, dimension: number): Promise<void> {
   if (!db.hasVector) return;
-  const key = `${model}/${dimension}`;
-  const done = created.get(db) ?? new Set<string>();
-  created.set(db, done);
+  const key = `${model}/${entityType}/${dimension}`;
+  const done = created.get(db.driver) ?? new Set<string>();
+  created.set(db.driver, done);
   if (done.has(key)) return;
   const name = `embeddings_hnsw_${crypto.createHash("sha256").update(key).digest("hex").slice(0, 12)}`;
   const d = checkDimension(dimension);
   await db.exec(
     `CREATE INDEX IF NOT EXISTS ${name} ON embeddings USING hnsw ((vector::vector(${d})) vector_cosine_ops)
-       WITH (m = ${HNSW.m}, ef_construction = ${HNSW.efConstruction})
-       WHERE model = ${modelLiteral(model)} AND dimension = ${d}`,
+       WITH (m = ${HNSW_BUILD.m}, ef_construction = ${HNSW_BUILD.efConstruction})
+       WHERE ${vectorRowsSql(model, entityType, d, "")}`,
   );
   done.add(key);
 }
 
-/**
- * SQL for the cosine distance of `e.vector` to the query vector (a `real[]` parameter `param`), and the condition
- * that selects the model's vectors (the HNSW index's predicate, spelled the same so the planner uses it).
- */
-export function vectorDistanceSql(db: Db, model: string, dimension: number, param: string): { distance: string; where: string } {
+/** SQL of the cosine distance of `e.vector` to the query vector (a `real[]` parameter `param`), for the HNSW index. */
+export function hnswDistanceSql(dimension: number, param: string): string {
   const d = checkDimension(dimension);
-  const where = `e.model = ${modelLiteral(model)} AND e.dimension = ${d}`;
-  if (db.hasVector) return { distance: `((e.vector::vector(${d})) <=> ${param}::real[]::vector(${d}))`, where };
-  // Exact: the vectors are unit length, so the cosine is their dot product.
-  return { distance: `(1 - (SELECT sum(a * b) FROM unnest(e.vector, ${param}::real[]) AS dot(a, b)))`, where };
+  return `((e.vector::vector(${d})) <=> ${param}::real[]::vector(${d}))`;
 }
 
-/** Statements run before a vector search in its transaction: pgvector 0.8 iterative scans keep a filtered page full. */
-export const vectorSearchSettings = (db: Db): string[] =>
-  db.hasVector ? [`SET LOCAL hnsw.ef_search = ${HNSW.efSearch}`, `SET LOCAL hnsw.iterative_scan = relaxed_order`] : [];
+/**
+ * How the search statement finds the nearest vectors: by the HNSW index (`ORDER BY` the distance), or from the
+ * candidates the in-process scan found (ids with their distances, read by id).
+ */
+export type VectorCandidates = { kind: "hnsw" } | { kind: "scan"; ids: string[]; distances: number[] };
+
+export interface VectorQuery {
+  model: string;
+  entityType: string;
+  vector: readonly number[];
+  filters: ScanFilters;
+  /** Rows wanted after the statement's own filters (gating). */
+  k: number;
+  gatedSources: readonly string[];
+}
+
+/** The candidates of one search (no statement where pgvector exists; the scan's refresh statement otherwise). */
+export async function vectorCandidates(db: Db, query: VectorQuery): Promise<VectorCandidates> {
+  if (db.hasVector) return { kind: "hnsw" };
+  const { ids, distances } = await scanVectors(db, query.model, query.entityType, query.vector, query.filters, query.k, query.gatedSources);
+  return { kind: "scan", ids, distances };
+}
