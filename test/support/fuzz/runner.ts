@@ -37,6 +37,8 @@ export interface FuzzOptions {
   onProgress?: (done: number, report: FuzzReport) => void;
   /** Failures kept in the report (all are counted). */
   keepFailures?: number;
+  /** Stops taking new requests when aborted (the ones in flight finish); the report says it stopped. */
+  signal?: AbortSignal;
 }
 
 export interface Failure {
@@ -63,6 +65,8 @@ export interface FuzzReport {
   canariesOwned: number;
   slowest: { label: string; ms: number; request: string } | null;
   elapsedMs: number;
+  /** Stopped by `signal` before `runs` requests. */
+  stopped: boolean;
   failures: Failure[];
 }
 
@@ -188,6 +192,7 @@ export async function runFuzz(target: FuzzTarget, arb: fc.Arbitrary<FuzzRequest>
     canariesOwned: 0,
     slowest: null,
     elapsedMs: 0,
+    stopped: false,
     failures: [],
   };
   const keep = options.keepFailures ?? 50;
@@ -235,6 +240,10 @@ export async function runFuzz(target: FuzzTarget, arb: fc.Arbitrary<FuzzRequest>
 
   const worker = async () => {
     for (;;) {
+      if (options.signal?.aborted) {
+        report.stopped = true;
+        return;
+      }
       const next = requests.next();
       if (next.done) return;
       const i = index++;
@@ -256,7 +265,7 @@ export function summarize(report: FuzzReport): string {
     .map(([s, n]) => `${s}: ${n}`)
     .join(", ");
   return [
-    `seed ${report.seed}: ${report.requests} requests in ${(report.elapsedMs / 1000).toFixed(1)} s`,
+    `seed ${report.seed}: ${report.requests} requests in ${(report.elapsedMs / 1000).toFixed(1)} s${report.stopped ? " (stopped before the end)" : ""}`,
     `5xx ${report.counts["5xx"]}, bad shape ${report.counts.shape}, internals in a message ${report.counts["internal-message"]}, GraphQL errors without a code ${report.counts["graphql-code"]}, ` +
       `GraphQL internal errors ${report.counts["graphql-internal"]}, hangs ${report.counts.hang}, leaks ${report.counts.leak}, connection errors ${report.counts.connection}`,
     `slowest: ${report.slowest ? `${report.slowest.label} ${report.slowest.ms} ms` : "none"}; canaries seen by their unlocking organization: ${report.canariesOwned}`,
