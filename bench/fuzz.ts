@@ -57,7 +57,7 @@ function readmeLines(report: FuzzReport, host: Record<string, unknown>): string[
     .map(([status, n]) => `${status}: ${n.toLocaleString("en-US")}`)
     .join(", ");
   return [
-    `${new Date().toISOString().slice(0, 10)}, seed ${report.seed}, ${CONCURRENCY} in flight, ${host.cpus} CPUs (load average at start ${(host.load_average_at_start as number[]).join(" ")}), ${host.postgres}:`,
+    `${new Date().toISOString().slice(0, 10)}, seed ${report.seed}, ${report.stopped ? `stopped after ${report.requests.toLocaleString("en-US")} of ${RUNS.toLocaleString("en-US")} requests, ` : ""}${CONCURRENCY} in flight, ${host.cpus} CPUs (load average at start ${(host.load_average_at_start as number[]).join(" ")}), ${host.postgres}:`,
     "",
     "| requests | 5xx | bad error shape | internals in a message | GraphQL errors without code / internal | hangs (> 10 s) | gated leaks | connection errors | wall time |",
     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -96,7 +96,12 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     await warmUp(base, keys.internal);
-    log(`${RUNS} requests, seed ${SEED}, ${CONCURRENCY} in flight, timeout ${TIMEOUT_MS} ms`);
+    log(`${RUNS} requests, seed ${SEED}, ${CONCURRENCY} in flight, timeout ${TIMEOUT_MS} ms (SIGINT: stop and report what was sent)`);
+    // Interrupted (SIGINT/SIGTERM), the run stops taking requests and reports the ones sent: a long run on a busy
+    // machine still leaves its figures.
+    const stopping = new AbortController();
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stopping.abort());
+    const started = performance.now();
     report = await runFuzz(
       { base, keys, orgs, hasUnlocked: (org, id) => hasUnlockedRecord(db, org, id) },
       requestArbitrary(routes, app.engine.schema, data),
@@ -106,10 +111,11 @@ async function main(): Promise<void> {
         concurrency: CONCURRENCY,
         timeoutMs: TIMEOUT_MS,
         keepFailures: 100,
+        signal: stopping.signal,
         onProgress: (done, r) =>
           done % 5_000 === 0 &&
           log(
-            `${done} requests, ${
+            `${done} requests (${Math.round(performance.now() - started) / 1000} s), ${
               Object.entries(r.counts)
                 .filter(([, n]) => n)
                 .map(([k, n]) => `${k} ${n}`)

@@ -2,10 +2,12 @@
  * Fuzzing generated from the definitions (issue 26): requests derived from the REST route table, the GraphQL
  * schema and the metric-query grammar (test/support/fuzz), sent to a real app on a real database. Every answer
  * must be a non-5xx, every error the generic body (GraphQL errors coded, none internal), within twice the server's
- * own deadline (REQUEST_TIMEOUT_MS, 15 s: under CI's load a healthy answer can take over 10 s), and no body may carry a gated column of a record the caller's organization has not unlocked.
+ * own deadline (REQUEST_TIMEOUT_MS, 15 s: under CI's load a healthy answer can take over 10 s), and no body may carry
+ * a gated column of a record the caller's organization has not unlocked.
  *
- * The seed is fixed (FUZZ_SEED overrides it, FUZZ_RUNS the count): a failure prints the seed and each failing
- * request, and the same seed sends the same requests again.
+ * The seed is fixed (FUZZ_SEED overrides it, FUZZ_RUNS the count, FUZZ_TIMEOUT_MS the hang limit): a failure prints
+ * the seed and each failing request, and the same seed sends the same requests again. FUZZ_DEBUG=1 prints the
+ * summary and the labels that took longest.
  */
 import { routes } from "../../rest-adapter/routes";
 import { loadEnv } from "../../src/config/env";
@@ -16,6 +18,8 @@ import { requestArbitrary, runFuzz, summarize, type FuzzReport } from "../suppor
 
 const SEED = Number(process.env.FUZZ_SEED ?? 26_2026);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2_000);
+/** An answer slower than this is a hang: twice the server's own deadline (under CI's load healthy answers took 12 s). */
+const TIMEOUT_MS = Number(process.env.FUZZ_TIMEOUT_MS ?? 2 * loadEnv({}).REQUEST_TIMEOUT_MS);
 
 describe("fuzzing from the definitions", () => {
   let t: TestApp;
@@ -36,7 +40,9 @@ describe("fuzzing from the definitions", () => {
         hasUnlocked: (org, id) => hasUnlockedRecord(t.db, org, id),
       },
       requestArbitrary(routes, t.engine.schema, data),
-      { seed: SEED, runs: RUNS, concurrency: 4, timeoutMs: 2 * loadEnv({}).REQUEST_TIMEOUT_MS },
+      // Embedded PGlite runs one statement at a time: more in flight only queue, and a queued request's wait counts
+      // against the hang limit.
+      { seed: SEED, runs: RUNS, concurrency: t.db.url ? 4 : 2, timeoutMs: TIMEOUT_MS },
     );
   });
   afterAll(() => t?.close());

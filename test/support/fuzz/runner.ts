@@ -1,7 +1,7 @@
 /**
  * Sends fuzzed requests to a running server and judges each answer: the oracle (oracle.ts), a per-request
  * deadline (a hang), and the canaries of gated records (fixtures.ts) in any body of an organization that has not
- * unlocked them (a leak). Requests come from one seed, drawn in chunks (`seed + chunk`), so a run is replayed
+ * unlocked them (a leak). Requests come from one seed, drawn in chunks of 20 (`seed + chunk`), so a run is replayed
  * with the same seed; each failure is kept with its request as a curl-like line.
  */
 import http from "node:http";
@@ -37,6 +37,8 @@ export interface FuzzOptions {
   onProgress?: (done: number, report: FuzzReport) => void;
   /** Failures kept in the report (all are counted). */
   keepFailures?: number;
+  /** Stops taking new requests when aborted (the ones in flight finish); the report says it stopped. */
+  signal?: AbortSignal;
 }
 
 export interface Failure {
@@ -63,10 +65,16 @@ export interface FuzzReport {
   canariesOwned: number;
   slowest: { label: string; ms: number; request: string } | null;
   elapsedMs: number;
+  /** Stopped by `signal` before `runs` requests. */
+  stopped: boolean;
   failures: Failure[];
 }
 
-const CHUNK = 500;
+/**
+ * Requests drawn at a time: drawing is synchronous, so a large chunk (500 took seconds on a loaded machine) stalled
+ * the process's event loop and every request in flight counted the stall as its own wait (false hangs).
+ */
+const CHUNK = 20;
 
 /** The requests of a seed, lazily: chunk k is sampled with seed + k. */
 export function* fuzzRequests(arb: fc.Arbitrary<FuzzRequest>, seed: number, runs: number): Generator<FuzzRequest> {
@@ -188,6 +196,7 @@ export async function runFuzz(target: FuzzTarget, arb: fc.Arbitrary<FuzzRequest>
     canariesOwned: 0,
     slowest: null,
     elapsedMs: 0,
+    stopped: false,
     failures: [],
   };
   const keep = options.keepFailures ?? 50;
@@ -235,6 +244,10 @@ export async function runFuzz(target: FuzzTarget, arb: fc.Arbitrary<FuzzRequest>
 
   const worker = async () => {
     for (;;) {
+      if (options.signal?.aborted) {
+        report.stopped = true;
+        return;
+      }
       const next = requests.next();
       if (next.done) return;
       const i = index++;
@@ -256,7 +269,7 @@ export function summarize(report: FuzzReport): string {
     .map(([s, n]) => `${s}: ${n}`)
     .join(", ");
   return [
-    `seed ${report.seed}: ${report.requests} requests in ${(report.elapsedMs / 1000).toFixed(1)} s`,
+    `seed ${report.seed}: ${report.requests} requests in ${(report.elapsedMs / 1000).toFixed(1)} s${report.stopped ? " (stopped before the end)" : ""}`,
     `5xx ${report.counts["5xx"]}, bad shape ${report.counts.shape}, internals in a message ${report.counts["internal-message"]}, GraphQL errors without a code ${report.counts["graphql-code"]}, ` +
       `GraphQL internal errors ${report.counts["graphql-internal"]}, hangs ${report.counts.hang}, leaks ${report.counts.leak}, connection errors ${report.counts.connection}`,
     `slowest: ${report.slowest ? `${report.slowest.label} ${report.slowest.ms} ms` : "none"}; canaries seen by their unlocking organization: ${report.canariesOwned}`,
