@@ -32,7 +32,13 @@ export async function createTestDb(options: { migrate?: boolean } = {}): Promise
     const name = `edm_test_${process.pid}_${crypto.randomBytes(4).toString("hex")}`;
     const template = migrated ? process.env[PG_TEMPLATE_ENV] : undefined;
     fromTemplate = Boolean(template);
-    await withAdmin(serverUrl, (c) => c.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`));
+    await withAdmin(serverUrl, async (c) => {
+      // PostgreSQL 15's default WAL_LOG strategy writes the template's every page through the WAL and leaves them dirty
+      // in shared buffers: creating and dropping a file's database took 1.6 s against 0.26 s with FILE_COPY.
+      const [{ server_version_num }] = (await c.query<{ server_version_num: string }>("SHOW server_version_num")).rows;
+      const strategy = template && Number(server_version_num) >= 150000 ? " STRATEGY FILE_COPY" : "";
+      await c.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}${strategy}`);
+    });
     url = databaseUrl(serverUrl, name);
     db = await createDb({ databaseUrl: url, poolSize: 4 });
     dropDatabase = () => withAdmin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
