@@ -73,15 +73,18 @@ const COMMANDS: Record<string, Command> = {
     const result = await seedDemo(db, { progress: process.stderr.isTTY });
     return { demo_keys: result.demo_keys, organizations: result.organizations, ingest: result.ingest, demo: result.demo };
   }),
-  "org create": withDb(async (db, args) => {
-    const { organizationId } = await createOrganization(db, {
-      name: flag(args, "name")!,
-      plan: flag(args, "plan")!,
-      credits: credits(args, "credits", 0, false),
-      entitlements: args.flags.get("entitlement") ?? [],
-    });
-    return { organization_id: organizationId };
-  }),
+  "org create": async (args) => {
+    const initial = credits(args, "credits", 0, false); // refused before the database is opened
+    return withDb(async (db) => {
+      const { organizationId } = await createOrganization(db, {
+        name: flag(args, "name")!,
+        plan: flag(args, "plan")!,
+        credits: initial,
+        entitlements: args.flags.get("entitlement") ?? [],
+      });
+      return { organization_id: organizationId };
+    })(args);
+  },
   "key create": withDb(async (db, args) => ({ api_key: (await createApiKey(db, flag(args, "org")!)).apiKey })),
   "key revoke": withDb(async (db, args) => ({ revoked: await revokeApiKeys(db, flag(args, "key-prefix")!) })),
   "project create": withDb(async (db, args) => ({
