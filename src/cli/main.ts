@@ -106,22 +106,41 @@ const COMMANDS: Record<string, Command> = {
       throw error instanceof ExtractUsageError ? new UsageError(error.message) : error;
     }
   }),
-  "ingest news-feed": withDb(async (db, args) => {
-    const { ingestNewsFeedCommand, NewsUsageError } = await import("../features/research/news/ingest/news.cli");
+  "ingest news-feed": async (args) => {
+    const { ingestNewsFeedCommand, checkIngestNewsFeedArgs, NewsUsageError } = await import("../features/research/news/ingest/news.cli");
+    const usage = (error: unknown) => (error instanceof NewsUsageError ? new UsageError(error.message) : error);
+    const source = args.positional[2];
+    const options = { refetch: flag(args, "refetch", false) };
     try {
-      return await ingestNewsFeedCommand(db, loadEnv(), args.positional[2], { refetch: flag(args, "refetch", false) });
+      checkIngestNewsFeedArgs(source, options); // refused before the database is opened
     } catch (error) {
-      throw error instanceof NewsUsageError ? new UsageError(error.message) : error;
+      throw usage(error);
     }
-  }),
-  "news feed": withDb(async (db, args) => {
-    const { newsFeedCommand, NewsUsageError } = await import("../features/research/news/ingest/news.cli");
+    return withDb(async (db) => {
+      try {
+        return await ingestNewsFeedCommand(db, loadEnv(), source, options);
+      } catch (error) {
+        throw usage(error);
+      }
+    })(args);
+  },
+  "news feed": async (args) => {
+    const { newsFeedCommand, checkNewsFeedArgs, NewsUsageError } = await import("../features/research/news/ingest/news.cli");
+    const usage = (error: unknown) => (error instanceof NewsUsageError ? new UsageError(error.message) : error);
+    const [, , action, argument] = args.positional;
     try {
-      return await newsFeedCommand(db, args.positional[2], args.positional[3]);
+      checkNewsFeedArgs(action, argument); // refused before the database is opened
     } catch (error) {
-      throw error instanceof NewsUsageError ? new UsageError(error.message) : error;
+      throw usage(error);
     }
-  }),
+    return withDb(async (db) => {
+      try {
+        return await newsFeedCommand(db, action, argument);
+      } catch (error) {
+        throw usage(error);
+      }
+    })(args);
+  },
   ingest: async (args) => {
     const { INGEST_SOURCES, runIngest } = await import("../ingest");
     // The sources, their files and tables: answered without opening the database.
