@@ -1,7 +1,7 @@
 /**
  * Turns the declarative table (routes.ts) into an Express router. Every request runs its GraphQL
- * operation on the shared execution engine (compiled once when the router is built, response keys in
- * snake_case) with the same schema, context, loaders, limits and error model as /graphql.
+ * operation on the shared execution engine (validated when the router is built, compiled once when first
+ * requested, response keys in snake_case) with the same schema, context, loaders, limits and error model as /graphql.
  */
 import { Router, type Request, type Response } from "express";
 import {
@@ -34,7 +34,7 @@ export function createRestRouter(routes: RouteSpec[], host: RestAdapterHost): Ro
     if (!operation) throw new Error(`${spec.method} ${spec.path}: document has no single operation`);
     const variables = operationVariables(host.engine.schema, operation);
     const document = spec.document;
-    host.engine.prepareRest(document);
+    host.engine.checkRest(document);
     const pathParams = [...spec.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
     const reserved = new Set(pathParams.map(camel));
     for (const name of reserved) if (!variables.has(name)) throw new Error(`${spec.method} ${spec.path}: operation lacks $${name}`);

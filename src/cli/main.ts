@@ -73,15 +73,18 @@ const COMMANDS: Record<string, Command> = {
     const result = await seedDemo(db, { progress: process.stderr.isTTY });
     return { demo_keys: result.demo_keys, organizations: result.organizations, ingest: result.ingest, demo: result.demo };
   }),
-  "org create": withDb(async (db, args) => {
-    const { organizationId } = await createOrganization(db, {
-      name: flag(args, "name")!,
-      plan: flag(args, "plan")!,
-      credits: credits(args, "credits", 0, false),
-      entitlements: args.flags.get("entitlement") ?? [],
-    });
-    return { organization_id: organizationId };
-  }),
+  "org create": async (args) => {
+    const initial = credits(args, "credits", 0, false); // refused before the database is opened
+    return withDb(async (db) => {
+      const { organizationId } = await createOrganization(db, {
+        name: flag(args, "name")!,
+        plan: flag(args, "plan")!,
+        credits: initial,
+        entitlements: args.flags.get("entitlement") ?? [],
+      });
+      return { organization_id: organizationId };
+    })(args);
+  },
   "key create": withDb(async (db, args) => ({ api_key: (await createApiKey(db, flag(args, "org")!)).apiKey })),
   "key revoke": withDb(async (db, args) => ({ revoked: await revokeApiKeys(db, flag(args, "key-prefix")!) })),
   "project create": withDb(async (db, args) => ({
@@ -103,22 +106,41 @@ const COMMANDS: Record<string, Command> = {
       throw error instanceof ExtractUsageError ? new UsageError(error.message) : error;
     }
   }),
-  "ingest news-feed": withDb(async (db, args) => {
-    const { ingestNewsFeedCommand, NewsUsageError } = await import("../features/research/news/ingest/news.cli");
+  "ingest news-feed": async (args) => {
+    const { ingestNewsFeedCommand, checkIngestNewsFeedArgs, NewsUsageError } = await import("../features/research/news/ingest/news.cli");
+    const usage = (error: unknown) => (error instanceof NewsUsageError ? new UsageError(error.message) : error);
+    const source = args.positional[2];
+    const options = { refetch: flag(args, "refetch", false) };
     try {
-      return await ingestNewsFeedCommand(db, loadEnv(), args.positional[2], { refetch: flag(args, "refetch", false) });
+      checkIngestNewsFeedArgs(source, options); // refused before the database is opened
     } catch (error) {
-      throw error instanceof NewsUsageError ? new UsageError(error.message) : error;
+      throw usage(error);
     }
-  }),
-  "news feed": withDb(async (db, args) => {
-    const { newsFeedCommand, NewsUsageError } = await import("../features/research/news/ingest/news.cli");
+    return withDb(async (db) => {
+      try {
+        return await ingestNewsFeedCommand(db, loadEnv(), source, options);
+      } catch (error) {
+        throw usage(error);
+      }
+    })(args);
+  },
+  "news feed": async (args) => {
+    const { newsFeedCommand, checkNewsFeedArgs, NewsUsageError } = await import("../features/research/news/ingest/news.cli");
+    const usage = (error: unknown) => (error instanceof NewsUsageError ? new UsageError(error.message) : error);
+    const [, , action, argument] = args.positional;
     try {
-      return await newsFeedCommand(db, args.positional[2], args.positional[3]);
+      checkNewsFeedArgs(action, argument); // refused before the database is opened
     } catch (error) {
-      throw error instanceof NewsUsageError ? new UsageError(error.message) : error;
+      throw usage(error);
     }
-  }),
+    return withDb(async (db) => {
+      try {
+        return await newsFeedCommand(db, action, argument);
+      } catch (error) {
+        throw usage(error);
+      }
+    })(args);
+  },
   ingest: async (args) => {
     const { INGEST_SOURCES, runIngest } = await import("../ingest");
     // The sources, their files and tables: answered without opening the database.

@@ -11,7 +11,10 @@ let built: GraphQLSchema | undefined;
 /** The one executable schema (built once per process; resolver classes are stateless singletons). */
 export function getSchema(): GraphQLSchema {
   if (!built) {
-    built = buildSchemaSync({ resolvers: INSTALLED.resolvers as NonEmptyArray<Function>, validate: false });
+    // skipCheck: type-graphql would run the introspection query over the new schema to find errors, 0.1 s of every
+    // start and test file; graphql-js validates the schema anyway before the first document is validated against
+    // it (the REST router's, when the app is built), and schema.graphql is printed from it (npm run check:schema).
+    built = buildSchemaSync({ resolvers: INSTALLED.resolvers as NonEmptyArray<Function>, validate: false, skipCheck: true });
     // Every mutation takes an Idempotency-Key (src/graphql/idempotency.ts): no resolver declares it.
     addIdempotencyKeyArgument(built);
     // Descriptions come from the field dictionary (src/graphql/dictionary), the one place they are written.

@@ -12,7 +12,7 @@ import type { Db } from "../db/client";
 import { DataDirLockedError, dataDirHolder, type LockHolder } from "../db/data-dir-lock";
 import { migrate } from "../db/migrate";
 import { openDatabase } from "../db/open";
-import { ApiKeyAuthenticator } from "../features/account/auth/api-key.service";
+import { ApiKeyAuthenticator, presentedApiKey } from "../features/account/auth/api-key.service";
 import { rekeyLegacyExtractionIds } from "../features/research/extraction/extraction.rekey";
 import { createContext, type Context } from "../graphql/context";
 import { ExecutionEngine } from "../graphql/execution";
@@ -73,6 +73,8 @@ export async function runMcpStdio(options: { env: Env; apiKey: string | undefine
     import("./forward").then(({ forwardMcpStdio }) => forwardMcpStdio({ url: holder.url!, apiKey: options.apiKey, holderPid: holder.pid }));
   const serving = servingHolder(env);
   if (serving) return relayTo(serving);
+  // A missing or malformed key ends the command before the database is opened (as an unknown key does after).
+  presentedApiKey(options.apiKey ? `Bearer ${options.apiKey}` : undefined);
   let db: Db;
   try {
     db = await openDatabase(env);

@@ -11,6 +11,14 @@ import type { Plan, Viewer } from "./viewer";
 
 const KEY_RE = /^sk_live_[A-Za-z0-9_-]{20,100}$/;
 
+/** The key an `Authorization` header presents, or a 401 when it is missing or malformed (no database needed). */
+export function presentedApiKey(header: string | undefined): string {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  if (!header) throw new UnauthenticatedError("missing API key: send Authorization: Bearer sk_live_...");
+  if (!match || !KEY_RE.test(match[1])) throw new UnauthenticatedError("malformed API key: expected Authorization: Bearer sk_live_...");
+  return match[1];
+}
+
 export const hashApiKey = (key: string): string => crypto.createHash("sha256").update(key).digest("hex");
 
 interface CachedViewer {
@@ -28,10 +36,7 @@ export class ApiKeyAuthenticator {
 
   /** Resolves `Authorization: Bearer sk_live_...` to a viewer, or throws 401. */
   async authenticate(header: string | undefined): Promise<Viewer> {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
-    if (!header) throw new UnauthenticatedError("missing API key: send Authorization: Bearer sk_live_...");
-    if (!match || !KEY_RE.test(match[1])) throw new UnauthenticatedError("malformed API key: expected Authorization: Bearer sk_live_...");
-    const hash = hashApiKey(match[1]);
+    const hash = hashApiKey(presentedApiKey(header));
     const now = Date.now();
     const cached = this.cache.get(hash);
     const viewer = cached && cached.expires > now ? cached.viewer : await this.lookup(hash, now);

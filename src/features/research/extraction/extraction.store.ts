@@ -29,12 +29,14 @@ const ID_KEY = "extraction_row_ids";
  * the row that won.
  */
 export async function extractionIdKey(db: Db): Promise<Buffer> {
-  await db.prisma.serverSecret.createMany({
-    data: [{ name: ID_KEY, value: crypto.randomBytes(32).toString("hex") }],
-    skipDuplicates: true,
-  });
-  const row = await db.prisma.serverSecret.findUniqueOrThrow({ where: { name: ID_KEY }, select: { value: true } });
-  return Buffer.from(row.value, "hex");
+  // In SQL, not Prisma: every start runs this (the re-key step), and a command that uses Prisma for nothing else
+  // (db migrate, news feed ...) then skipped its query compiler's start-up, about 0.3 s of CPU.
+  await db.query(`INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [
+    ID_KEY,
+    crypto.randomBytes(32).toString("hex"),
+  ]);
+  const [row] = await db.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = $1`, [ID_KEY]);
+  return Buffer.from(row!.value, "hex");
 }
 
 /**

@@ -36,7 +36,8 @@ const FEED_COLUMNS = `id::text AS id, url, title, to_char(added_at AT TIME ZONE 
   to_char(last_polled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS last_polled_at,
   last_status, last_error, last_item_count`;
 
-function feedUrl(raw: string): string {
+/** A feed's URL as stored (canonical), or a FeedUsageError when it is not an http(s) URL. */
+export function feedUrl(raw: string): string {
   const url = /^https?:\/\//i.test(raw.trim()) ? canonicalUrl(raw) : null;
   if (!url) throw new FeedUsageError(`a feed is an http(s) URL, not ${JSON.stringify(raw)}`);
   return url;

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import type { Env } from "../../../../config/env";
 import type { Db } from "../../../../db/client";
-import { addFeed, FeedUsageError, listFeeds, removeFeed } from "./feeds.service";
+import { addFeed, FeedUsageError, feedUrl, listFeeds, removeFeed } from "./feeds.service";
 import { ingestFeedSource } from "./ingest";
 
 export class NewsUsageError extends Error {}
@@ -20,14 +20,8 @@ export const NEWS_FEED_USAGE = "usage: edmarket news feed add <url> | list | rem
  * read again, so an edited article is updated and analysed again (otherwise a known page is not fetched).
  */
 export async function ingestNewsFeedCommand(db: Db, env: Env, source: string | undefined, options: { refetch?: string } = {}) {
-  if (options.refetch !== undefined && options.refetch !== "true" && options.refetch !== "false")
-    throw new NewsUsageError(
-      `--refetch takes no value (got ${JSON.stringify(options.refetch.slice(0, 80))}): put it after the feed, e.g. edmarket ingest news-feed <url> --refetch`,
-    );
-  if (!source) throw new NewsUsageError("usage: edmarket ingest news-feed <url-or-file> [--refetch]");
-  if (!/^https?:\/\//i.test(source) && !source.startsWith("file://") && !fs.existsSync(source))
-    throw new NewsUsageError(`no such file, and not an http(s) URL: ${source}`);
-  const summary = await ingestFeedSource(db, env, source, { origin: "cli", refetchKnown: options.refetch === "true" });
+  checkIngestNewsFeedArgs(source, options);
+  const summary = await ingestFeedSource(db, env, source!, { origin: "cli", refetchKnown: options.refetch === "true" });
   return {
     source: summary.source,
     format: summary.format,
@@ -49,20 +43,49 @@ export async function ingestNewsFeedCommand(db: Db, env: Env, source: string | u
 }
 
 export async function newsFeedCommand(db: Db, action: string | undefined, argument: string | undefined) {
+  checkNewsFeedArgs(action, argument);
   try {
     switch (action) {
       case "add":
-        if (!argument) throw new NewsUsageError("usage: edmarket news feed add <url>");
-        return await addFeed(db, argument);
+        return await addFeed(db, argument!);
       case "list":
         return { feeds: await listFeeds(db) };
-      case "remove":
-        if (!argument) throw new NewsUsageError("usage: edmarket news feed remove <id-or-url>");
-        return await removeFeed(db, argument);
       default:
-        throw new NewsUsageError(NEWS_FEED_USAGE);
+        return await removeFeed(db, argument!);
     }
   } catch (error) {
     throw error instanceof FeedUsageError ? new NewsUsageError(error.message) : error;
+  }
+}
+
+/** The usage errors of `ingest news-feed` its arguments show alone: the CLI checks them before it opens the database. */
+export function checkIngestNewsFeedArgs(source: string | undefined, options: { refetch?: string } = {}): void {
+  if (options.refetch !== undefined && options.refetch !== "true" && options.refetch !== "false")
+    throw new NewsUsageError(
+      `--refetch takes no value (got ${JSON.stringify(options.refetch.slice(0, 80))}): put it after the feed, e.g. edmarket ingest news-feed <url> --refetch`,
+    );
+  if (!source) throw new NewsUsageError("usage: edmarket ingest news-feed <url-or-file> [--refetch]");
+  if (!/^https?:\/\//i.test(source) && !source.startsWith("file://") && !fs.existsSync(source))
+    throw new NewsUsageError(`no such file, and not an http(s) URL: ${source}`);
+}
+
+/** The usage errors of `news feed` its arguments show alone (an unknown action, a missing or non-http(s) feed). */
+export function checkNewsFeedArgs(action: string | undefined, argument: string | undefined): void {
+  switch (action) {
+    case "add":
+      if (!argument) throw new NewsUsageError("usage: edmarket news feed add <url>");
+      try {
+        feedUrl(argument);
+      } catch (error) {
+        throw error instanceof FeedUsageError ? new NewsUsageError(error.message) : error;
+      }
+      return;
+    case "list":
+      return;
+    case "remove":
+      if (!argument) throw new NewsUsageError("usage: edmarket news feed remove <id-or-url>");
+      return;
+    default:
+      throw new NewsUsageError(NEWS_FEED_USAGE);
   }
 }
