@@ -2,9 +2,12 @@
  * Batched idempotent upserts. One statement per batch: the rows travel as one JSON parameter, are
  * typed by json_to_recordset from the live catalogue (json, not jsonb: the payload is read once, and skipping
  * the jsonb build took a first load of data/ on the local PostgreSQL from 24.4 to 19.9 s; embedded: no change), and
- *   INSERT ... ON CONFLICT (publisher key) DO UPDATE SET <own columns> WHERE <a value differs>
+ *   INSERT ... SELECT ... WHERE NOT EXISTS (<the stored row with that key and the same values>)
+ *   ON CONFLICT (publisher key) DO UPDATE SET <own columns> WHERE <a value differs>
  *   RETURNING (xmax = 0)
- * tells inserted rows (xmax 0) from updated ones; rows not returned were already identical.
+ * tells inserted rows (xmax 0) from updated ones; rows not returned were already identical. The NOT EXISTS leaves
+ * identical rows out before the insert: ON CONFLICT DO UPDATE locks (writes) every row it meets, its WHERE false or
+ * not, so a re-run of a file wrote every row it read (second runs of data/ 7-17% faster without that; same counts).
  * Only the columns a source owns are named, so sources sharing a row never overwrite each other.
  */
 import type { Queryable } from "../db/client";
@@ -79,12 +82,22 @@ export class Upserter {
     const current = spec.update.map((c) => `t.${ident(c)}`).join(", ");
     const incoming = spec.update.map(value).join(", ");
     const returning = ["(xmax = 0) AS _inserted", ...(spec.returning ?? []).map((c) => `t.${ident(c)}`)].join(", ");
-    const onConflict = spec.update.length
-      ? `DO UPDATE SET ${sets.join(", ")} WHERE (${current}) IS DISTINCT FROM (${incoming})`
-      : "DO NOTHING";
+    if (!spec.update.length) {
+      return `INSERT INTO ${ident(spec.table)} AS t (${list})
+SELECT ${list} FROM json_to_recordset($1::json) AS x(${definitions.join(", ")})
+ON CONFLICT (${spec.key.map(ident).join(", ")}) DO NOTHING
+RETURNING ${returning}`;
+    }
+    // The ON CONFLICT comparison, with the incoming row as x instead of EXCLUDED (no ingest table has a
+    // BEFORE trigger, so the two are the same values): a row it finds identical is left out, counted unchanged.
+    // OFFSET 0 keeps it a per-row probe of the key's unique index, as ON CONFLICT's own; as a join its plan would
+    // follow the table statistics, which are stale while a file's transaction fills the table.
+    const matches = spec.key.map((c) => `t.${ident(c)} = x.${ident(c)}`).join(" AND ");
+    const incomingX = incoming.replace(/\bEXCLUDED\./g, "x.");
     return `INSERT INTO ${ident(spec.table)} AS t (${list})
 SELECT ${list} FROM json_to_recordset($1::json) AS x(${definitions.join(", ")})
-ON CONFLICT (${spec.key.map(ident).join(", ")}) ${onConflict}
+WHERE NOT EXISTS (SELECT 1 FROM ${ident(spec.table)} t WHERE ${matches} AND (${current}) IS NOT DISTINCT FROM (${incomingX}) OFFSET 0)
+ON CONFLICT (${spec.key.map(ident).join(", ")}) DO UPDATE SET ${sets.join(", ")} WHERE (${current}) IS DISTINCT FROM (${incoming})
 RETURNING ${returning}`;
   }
 }
