@@ -33,7 +33,9 @@ const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const DURATION = arg("duration", SMOKE ? 2 : 20);
+const DURATION = arg("duration", SMOKE ? 1 : 20);
+/** The victim's warm-ups before the unloaded phases (compiled operations, pool connections). */
+const WARMUP = SMOKE ? 0.5 : 2;
 const CONNECTIONS = arg("connections", SMOKE ? 4 : 32);
 const DISTRICTS = arg("districts", SMOKE ? 2_000 : 30_000);
 /** The victim's requests per second: a paced client, well inside its own 50/s. */
@@ -201,10 +203,10 @@ async function main(): Promise<void> {
   if (PIN && server.process.pid) spawnSync("taskset", ["-a", "-p", "-c", "0", String(server.process.pid)], { stdio: "ignore" });
   let results: Record<string, unknown>;
   try {
-    await victim(server.base, keys.victim, 2); // warm-up: compiled operations, pool connections
+    await victim(server.base, keys.victim, WARMUP); // warm-up: compiled operations, pool connections
     log(`unloaded: victim alone for ${DURATION} s, then a limited and an unlimited key taking turns (the limiter's overhead)`);
     const unloaded = await victim(server.base, keys.victim, DURATION);
-    await victim(server.base, keys.unlimited, 2);
+    await victim(server.base, keys.unlimited, WARMUP);
     // The limiter's overhead: a limited and an unlimited key taking turns, so both meet the same machine load.
     const [withLimiter, withoutLimiter] = await interleaved(server.base, [keys.victim, keys.unlimited], DURATION);
     log(`limited flood: ${CONNECTIONS} connections of the pro flood key for ${DURATION} s`);
