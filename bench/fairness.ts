@@ -28,6 +28,7 @@ import { createApiKey } from "../src/features/account/organizations/api-keys.ser
 import { createOrganization } from "../src/features/account/organizations/organization.service";
 import { policiesFromEnv } from "../src/features/account/rate-limits/rate-limit.policy";
 import { type Child, freePort, log, machine, rewriteReadmeBlock, round, SMOKE, startChild, stopChild, writeResults } from "./harness";
+import { smokeServerTemplate } from "./smoke-template";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -177,7 +178,8 @@ async function loaded(
 async function main(): Promise<void> {
   const loadAverage = os.loadavg();
   await admin(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${BENCH_DB}`);
+  const template = await smokeServerTemplate(ADMIN_URL);
+  await admin(`CREATE DATABASE ${BENCH_DB}${template ? ` TEMPLATE ${template}` : ""}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${BENCH_DB}`;
   log(`preparing ${DISTRICTS} districts`);

@@ -24,7 +24,7 @@ import { INGEST_SOURCES, runIngest } from "../src/ingest";
 import { ingestFeedSource } from "../src/features/research/news/ingest/ingest";
 import { Client } from "pg";
 import { log, round, SMOKE } from "./harness";
-import { smokeEmbeddedTemplate } from "./smoke-template";
+import { smokeEmbeddedTemplate, smokeServerTemplate } from "./smoke-template";
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -156,7 +156,8 @@ async function freshDatabase(serverUrl: string): Promise<string> {
   await admin.connect();
   try {
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${name}"`);
+    const template = await smokeServerTemplate(serverUrl);
+    await admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE ${template}` : ""}`);
   } finally {
     await admin.end();
   }

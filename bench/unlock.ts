@@ -31,7 +31,7 @@ import { packageRoot } from "../src/db/package-root";
 import { createApiKey } from "../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../src/features/account/organizations/organization.service";
 import { freePort, httpRequest, log, percentile, rewriteReadmeBlock, round, SMOKE, startChild, stopChild, writeResults } from "./harness";
-import { smokeEmbeddedTemplate } from "./smoke-template";
+import { smokeEmbeddedTemplate, smokeServerTemplate } from "./smoke-template";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -169,7 +169,8 @@ async function bench(kind: "postgresql" | "embedded"): Promise<Record<string, un
   let cleanup = async () => {};
   if (kind === "postgresql") {
     await admin(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
-    await admin(`CREATE DATABASE ${BENCH_DB}`);
+    const template = await smokeServerTemplate(ADMIN_URL);
+    await admin(`CREATE DATABASE ${BENCH_DB}${template ? ` TEMPLATE ${template}` : ""}`);
     const url = new URL(ADMIN_URL);
     url.pathname = `/${BENCH_DB}`;
     open = () => createDb({ databaseUrl: url.toString() });
