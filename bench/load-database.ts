@@ -28,9 +28,9 @@ export const LOAD_SEED_DATABASE = SMOKE ? "edmarket_load_seed_smoke" : "edmarket
  * school files (seconds instead of the whole demo load), enough for every route of the mix to answer.
  */
 const SEED_SOURCES: readonly IngestSource[] | undefined = SMOKE ? ["nces-lea", "nces-school-search"] : undefined;
-/** Seconds of embedding per entity type (profiles): about 80 texts a second on one core. */
-const EMBED_SECONDS = SMOKE ? 1 : 40;
-/** Texts per batch: a smoke run's small batches keep its one second from running long. */
+/** Seconds of embedding per entity type (profiles): about 80 texts a second on one core; a smoke run embeds a batch or two. */
+const EMBED_SECONDS = SMOKE ? 0.25 : 40;
+/** Texts per batch: a smoke run's small batches keep its fraction of a second from running long. */
 const EMBED_BATCH = SMOKE ? 16 : 64;
 const EMBEDDED_TYPES = ["district", "contact", "school"] as const;
 
