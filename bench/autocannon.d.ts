@@ -21,6 +21,8 @@ declare module "autocannon" {
     body?: string;
     pipelining?: number;
     timeout?: number;
+    /** Milliseconds between samples (default 1000); a run ends at the first sample after `duration`. */
+    sampleInt?: number;
     /** Requests in turn; `setupRequest` may rewrite each one before it is sent (bench/unlock.ts). */
     requests?: {
       method?: "GET" | "POST";

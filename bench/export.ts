@@ -23,6 +23,7 @@ import { createApiKey } from "../src/features/account/organizations/api-keys.ser
 import { createOrganization } from "../src/features/account/organizations/organization.service";
 import { createHttpServer } from "../src/http-server";
 import { freshBenchDatabase, log, round, SMOKE } from "./harness";
+import { smokeServerTemplate } from "./smoke-template";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DATABASE = SMOKE ? "edm_export_bench_smoke" : "edm_export_bench";
@@ -58,7 +59,7 @@ async function exportOnce(url: string, apiKey: string, accept: string): Promise<
 }
 
 async function main(): Promise<void> {
-  const bench = await freshBenchDatabase(ADMIN_URL, DATABASE);
+  const bench = await freshBenchDatabase(ADMIN_URL, DATABASE, await smokeServerTemplate(ADMIN_URL));
   const db = await createDb({ databaseUrl: bench.url, poolSize: 4 });
   let server: http.Server | undefined;
   let stop: (() => Promise<void>) | undefined;

@@ -23,6 +23,7 @@ import { migrate } from "../src/db/migrate";
 import { runExtractionPipeline, type ExtractionSummary } from "../src/features/research/extraction/pipeline";
 import { makePdf } from "../test/extraction/support/make-pdf";
 import { log, rewriteReadmeBlock, round, SMOKE, writeResults } from "./harness";
+import { smokeEmbeddedTemplate } from "./smoke-template";
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -175,7 +176,9 @@ async function main(): Promise<void> {
   const results: Record<string, unknown>[] = [];
   try {
     for (const target of targets) {
-      const db = await createDb(target.url ? { databaseUrl: target.url } : { dataDir: "memory://" });
+      const db = await createDb(
+        target.url ? { databaseUrl: target.url } : { dataDir: "memory://", loadDataDir: await smokeEmbeddedTemplate() },
+      );
       try {
         await migrate(db);
         const baseline = process.memoryUsage();

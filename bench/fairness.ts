@@ -28,12 +28,15 @@ import { createApiKey } from "../src/features/account/organizations/api-keys.ser
 import { createOrganization } from "../src/features/account/organizations/organization.service";
 import { policiesFromEnv } from "../src/features/account/rate-limits/rate-limit.policy";
 import { type Child, freePort, log, machine, rewriteReadmeBlock, round, SMOKE, startChild, stopChild, writeResults } from "./harness";
+import { smokeServerTemplate } from "./smoke-template";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const DURATION = arg("duration", SMOKE ? 2 : 20);
+const DURATION = arg("duration", SMOKE ? 1 : 20);
+/** The victim's warm-ups before the unloaded phases (compiled operations, pool connections). */
+const WARMUP = SMOKE ? 0.5 : 2;
 const CONNECTIONS = arg("connections", SMOKE ? 4 : 32);
 const DISTRICTS = arg("districts", SMOKE ? 2_000 : 30_000);
 /** The victim's requests per second: a paced client, well inside its own 50/s. */
@@ -175,7 +178,8 @@ async function loaded(
 async function main(): Promise<void> {
   const loadAverage = os.loadavg();
   await admin(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${BENCH_DB}`);
+  const template = await smokeServerTemplate(ADMIN_URL);
+  await admin(`CREATE DATABASE ${BENCH_DB}${template ? ` TEMPLATE ${template}` : ""}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${BENCH_DB}`;
   log(`preparing ${DISTRICTS} districts`);
@@ -201,10 +205,10 @@ async function main(): Promise<void> {
   if (PIN && server.process.pid) spawnSync("taskset", ["-a", "-p", "-c", "0", String(server.process.pid)], { stdio: "ignore" });
   let results: Record<string, unknown>;
   try {
-    await victim(server.base, keys.victim, 2); // warm-up: compiled operations, pool connections
+    await victim(server.base, keys.victim, WARMUP); // warm-up: compiled operations, pool connections
     log(`unloaded: victim alone for ${DURATION} s, then a limited and an unlimited key taking turns (the limiter's overhead)`);
     const unloaded = await victim(server.base, keys.victim, DURATION);
-    await victim(server.base, keys.unlimited, 2);
+    await victim(server.base, keys.unlimited, WARMUP);
     // The limiter's overhead: a limited and an unlimited key taking turns, so both meet the same machine load.
     const [withLimiter, withoutLimiter] = await interleaved(server.base, [keys.victim, keys.unlimited], DURATION);
     log(`limited flood: ${CONNECTIONS} connections of the pro flood key for ${DURATION} s`);

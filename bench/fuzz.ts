@@ -32,6 +32,7 @@ import { hasUnlockedRecord, seedFuzzData, warmUp } from "../test/support/fuzz/fi
 import { requestArbitrary, runFuzz, summarize, type FuzzReport } from "../test/support/fuzz/runner";
 import { createPlanOrganizations, GENEROUS_RATE_LIMITS } from "../test/support/plans";
 import { freshBenchDatabase, log, machine, rewriteReadmeBlock, SMOKE, writeResults } from "./harness";
+import { smokeServerTemplate } from "./smoke-template";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DATABASE = SMOKE ? "edm_fuzz_bench_smoke" : "edm_fuzz_bench";
@@ -72,7 +73,7 @@ async function main(): Promise<void> {
   // The access log would write a line per request (the logger reads LOG_LEVEL at each write).
   process.env.LOG_LEVEL ??= "warn";
   const loadAverage = os.loadavg();
-  const bench = await freshBenchDatabase(ADMIN_URL, DATABASE);
+  const bench = await freshBenchDatabase(ADMIN_URL, DATABASE, await smokeServerTemplate(ADMIN_URL));
   const env = loadEnv({ DATABASE_URL: bench.url, EMBEDDINGS_AUTO: "false", ...GENEROUS_RATE_LIMITS });
   // The API's pool as `serve` opens it: its size, and statements bounded by the request budget.
   const db = await openDatabase(env, { serving: true });

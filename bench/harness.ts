@@ -202,7 +202,9 @@ async function backendPids(databaseUrl: string): Promise<number[]> {
  * one server may be under load at a time.
  */
 export async function measure(server: Child, target: Target, settings: LoadSettings, databaseUrl: string): Promise<Measured> {
-  const options = { ...target, connections: settings.connections, timeout: 60 };
+  // autocannon ends a run at its next sample tick (every second by default): a smoke run's fractions of a second
+  // would each last a whole second without a shorter tick.
+  const options = { ...target, connections: settings.connections, timeout: 60, ...(SMOKE ? { sampleInt: 250 } : {}) };
   if (settings.warmup > 0) await autocannon({ ...options, duration: settings.warmup });
   // The warm-up opened the pool's connections: their backends are the ones the measured run uses.
   const pids = [server.process.pid as number, ...(await backendPids(databaseUrl))];
@@ -308,13 +310,16 @@ export interface BenchArgs {
   serviceRoot: string;
 }
 
-/** Reads `--reuse --duration --warmup --connections --rounds --service-root`, each bench with its own defaults (a smoke run's: 1 s, 2 connections, 1 round). */
+/**
+ * Reads `--reuse --duration --warmup --connections --rounds --service-root`, each bench with its own defaults (a smoke
+ * run's: a quarter-second warm-up and half a second measured, 2 connections, 1 round: a few requests per target).
+ */
 export function parseBenchArgs(
   argv: string[],
   benchDefaults: Pick<BenchArgs, "duration" | "warmup" | "connections" | "rounds">,
   ownRoot: string,
 ): BenchArgs {
-  const defaults = SMOKE ? { duration: 1, warmup: 1, connections: 2, rounds: 1 } : benchDefaults;
+  const defaults = SMOKE ? { duration: 0.5, warmup: 0.25, connections: 2, rounds: 1 } : benchDefaults;
   const value = (name: keyof typeof defaults) => {
     const i = argv.indexOf(`--${name}`);
     if (i < 0) return defaults[name];

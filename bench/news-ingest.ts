@@ -24,6 +24,7 @@ import { INGEST_SOURCES, runIngest } from "../src/ingest";
 import { ingestFeedSource } from "../src/features/research/news/ingest/ingest";
 import { Client } from "pg";
 import { log, round, SMOKE } from "./harness";
+import { smokeEmbeddedTemplate, smokeServerTemplate } from "./smoke-template";
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -107,7 +108,7 @@ async function main(): Promise<void> {
   // BENCH_DATABASE_URL names the server (as for every bench): the run gets a fresh database of its own there.
   const url = process.env.BENCH_DATABASE_URL ? await freshDatabase(process.env.BENCH_DATABASE_URL) : undefined;
   const env = loadEnv({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "silent", DATABASE_URL: url });
-  const db = await createDb(url ? { databaseUrl: url } : { dataDir: "memory://" });
+  const db = await createDb(url ? { databaseUrl: url } : { dataDir: "memory://", loadDataDir: await smokeEmbeddedTemplate() });
   try {
     await migrate(db);
     if (CATALOGUE) for (const file of INGEST_SOURCES["nces-lea"].files) await runIngest(db, "nces-lea", path.join(packageRoot, file));
@@ -155,7 +156,8 @@ async function freshDatabase(serverUrl: string): Promise<string> {
   await admin.connect();
   try {
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${name}"`);
+    const template = await smokeServerTemplate(serverUrl);
+    await admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE ${template}` : ""}`);
   } finally {
     await admin.end();
   }

@@ -52,6 +52,7 @@ import { rankEntities, type RetrievalMode } from "../src/features/research/seman
 import { ensureVectorIndex, HNSW_BUILD, hnswDistanceSql, vectorRowsSql } from "../src/features/research/semantic-search/vector-index";
 import { scanMemoryBytes, scanVectors } from "../src/features/research/semantic-search/vector-scan";
 import { cpuMs, log, rewriteReadmeBlock, round, SMOKE, writeResults } from "./harness";
+import { smokeEmbeddedTemplate } from "./smoke-template";
 
 const args = process.argv.slice(2);
 // The in-process app's request log would bury the bench's lines (src/logger.ts reads LOG_LEVEL as it changes).
@@ -621,7 +622,7 @@ async function main(): Promise<void> {
   }
   if (SMOKE) {
     // Seconds: a few real districts embedded in memory, three queries through each mode, then 500 synthetic vectors.
-    const db = await createDb({ dataDir: "memory://" });
+    const db = await createDb({ dataDir: "memory://", loadDataDir: await smokeEmbeddedTemplate() });
     await migrate(db);
     for (const [fed, name, state] of [
       ["3174820", "Omaha Public Schools", "NE"],

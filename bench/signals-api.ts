@@ -30,6 +30,7 @@ import { createOrganization } from "../src/features/account/organizations/organi
 import { createHttpServer } from "../src/http-server";
 import { SIGNAL_TYPES } from "../src/features/research/news/analysis/types";
 import { freshBenchDatabase, log, round, SMOKE } from "./harness";
+import { smokeServerTemplate } from "./smoke-template";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DATABASE = SMOKE ? "edm_signals_api_bench_smoke" : "edm_signals_api_bench";
@@ -121,7 +122,7 @@ async function load(url: string): Promise<void> {
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function main(): Promise<void> {
-  const bench = await freshBenchDatabase(ADMIN_URL, DATABASE);
+  const bench = await freshBenchDatabase(ADMIN_URL, DATABASE, await smokeServerTemplate(ADMIN_URL));
 
   const db = await createDb({ databaseUrl: bench.url, poolSize: 4 });
   let server: http.Server | undefined;

@@ -31,14 +31,15 @@ import { packageRoot } from "../src/db/package-root";
 import { createApiKey } from "../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../src/features/account/organizations/organization.service";
 import { freePort, httpRequest, log, percentile, rewriteReadmeBlock, round, SMOKE, startChild, stopChild, writeResults } from "./harness";
+import { smokeEmbeddedTemplate, smokeServerTemplate } from "./smoke-template";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-// A smoke run (BENCH_SMOKE=1): one second each, a few callers, districts enough for them.
-const DURATION = arg("duration", SMOKE ? 1 : 10);
-const WARMUP = arg("warmup", SMOKE ? 1 : 2);
+// A smoke run (BENCH_SMOKE=1): a fraction of a second each, a few callers, districts enough for them.
+const DURATION = arg("duration", SMOKE ? 0.5 : 10);
+const WARMUP = arg("warmup", SMOKE ? 0.25 : 2);
 const CONNECTIONS = arg("connections", SMOKE ? 4 : 50);
 const DISTRICTS = arg("districts", SMOKE ? 2_000 : 30_000);
 const COST = 6;
@@ -163,23 +164,28 @@ async function admin(sql: string): Promise<void> {
 async function bench(kind: "postgresql" | "embedded"): Promise<Record<string, unknown>> {
   let serverEnv: NodeJS.ProcessEnv;
   let open: () => Promise<Db>;
+  /** The first opening: an embedded smoke run's starts from the migrated template (bench/smoke-template.ts). */
+  let create: () => Promise<Db>;
   let cleanup = async () => {};
   if (kind === "postgresql") {
     await admin(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
-    await admin(`CREATE DATABASE ${BENCH_DB}`);
+    const template = await smokeServerTemplate(ADMIN_URL);
+    await admin(`CREATE DATABASE ${BENCH_DB}${template ? ` TEMPLATE ${template}` : ""}`);
     const url = new URL(ADMIN_URL);
     url.pathname = `/${BENCH_DB}`;
     open = () => createDb({ databaseUrl: url.toString() });
+    create = open;
     serverEnv = { DATABASE_URL: url.toString() };
   } else {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-unlock-bench-"));
     open = () => createDb({ dataDir });
+    create = async () => createDb({ dataDir, loadDataDir: await smokeEmbeddedTemplate() });
     serverEnv = { DATABASE_URL: "", DATA_DIR: dataDir, SEED_ON_EMPTY: "false" };
     cleanup = async () => fs.rmSync(dataDir, { recursive: true, force: true });
   }
   try {
     log(`${kind}: preparing ${DISTRICTS} districts`);
-    let db = await open();
+    let db = await create();
     const { ids, apiKey, organizationId } = await prepare(db);
     await db.close(); // embedded: releases DATA_DIR for the server
     const port = await freePort();

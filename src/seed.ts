@@ -5,14 +5,14 @@
 import type { Db } from "./db/client";
 import { seedDemoLayer } from "./seed/demo/demo.service";
 import { seedDemoOrganizations, type DemoOrganizations } from "./features/account/organizations/demo-organizations";
-import { type IngestOptions, type IngestSummary, ingestDemoFiles } from "./ingest";
+import { type DemoIngestOptions, type IngestSummary, ingestDemoFiles } from "./ingest";
 
 export interface SeedResult extends DemoOrganizations {
   ingest: IngestSummary[];
   demo: unknown;
 }
 
-export async function seedDemo(db: Db, options: IngestOptions = {}): Promise<SeedResult> {
+export async function seedDemo(db: Db, options: DemoIngestOptions = {}): Promise<SeedResult> {
   const ingest = await ingestDemoFiles(db, options);
   const started = performance.now();
   const orgs = await seedDemoOrganizations(db);

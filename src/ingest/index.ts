@@ -128,13 +128,20 @@ export async function runIngest(
   });
 }
 
+export interface DemoIngestOptions extends IngestOptions {
+  /** Only these sources' files, still in dependency order (default: every source); a bench's smoke run loads a few. */
+  sources?: readonly IngestSource[];
+}
+
 /**
  * Loads every file under data/ in dependency order (one summary per file), then sets the district
  * record's latest-year fields once (src/ingest/district-summary.ts).
  */
-export async function ingestDemoFiles(db: Db, options: IngestOptions = {}): Promise<IngestSummary[]> {
+export async function ingestDemoFiles(db: Db, options: DemoIngestOptions = {}): Promise<IngestSummary[]> {
   const summaries: IngestSummary[] = [];
-  const files = Object.entries(INGEST_SOURCES).flatMap(([source, definition]) => definition.files.map((file) => ({ source, file })));
+  const files = Object.entries(INGEST_SOURCES)
+    .filter(([source]) => !options.sources || options.sources.includes(source as IngestSource))
+    .flatMap(([source, definition]) => definition.files.map((file) => ({ source, file })));
   for (const [index, { source, file }] of files.entries()) {
     const summary = await runIngest(db, source, path.join(packageRoot, file), { ...options, refreshSummary: false });
     summaries.push(summary);
