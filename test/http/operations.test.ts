@@ -14,6 +14,7 @@ import { serve, type Started } from "../../src/server";
 import { createTestApp, type TestApp } from "../support/app";
 import { createTestDataDir, createTestDb } from "../support/db";
 import { insertDistrict } from "../support/factories";
+import { until } from "../support/wait";
 
 /** Log lines written to stderr while `fn` runs, at LOG_LEVEL `level`. */
 async function captureLogs(fn: () => Promise<unknown>, level = "info"): Promise<Record<string, unknown>[]> {
@@ -304,11 +305,16 @@ describe("operations", () => {
       expect((await get(s.metricsPort!, "/metrics", "POST")).status).toBe(404);
       // Not on the API's port.
       expect((await get(s.port, "/metrics")).status).toBe(404);
-      // The worker sweeps every 0.5 s: it is alive.
-      await new Promise((r) => setTimeout(r, 1200));
-      const ready = await get(s.port, "/readyz");
+      // The worker sweeps every 0.5 s: once a sweep has completed (its last_sweep_ok_at moves past the start's), it is alive.
+      const readyz = async () => {
+        const res = await get(s.port, "/readyz");
+        return { status: res.status, body: JSON.parse(res.text) };
+      };
+      const startedSweep = (await readyz()).body.worker.last_sweep_ok_at;
+      const ready = await until(readyz, (r) => r.body.worker?.last_sweep_ok_at !== startedSweep);
+      expect(ready.body.worker.last_sweep_ok_at).not.toBe(startedSweep);
       expect(ready.status).toBe(200);
-      expect(JSON.parse(ready.text)).toMatchObject({
+      expect(ready.body).toMatchObject({
         status: "ready",
         worker: { in_process: true, alive: true },
         jobs: { readable: true },

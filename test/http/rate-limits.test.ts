@@ -9,6 +9,7 @@ import { loadEnv } from "../../src/config/env";
 import { DEFAULT_POLICIES, policiesFromEnv } from "../../src/features/account/rate-limits/rate-limit.policy";
 import { RateLimiter } from "../../src/features/account/rate-limits/rate-limit.service";
 import { createTestApp, type PlanKey, type TestApp } from "../support/app";
+import { createTestDb, type TestDb } from "../support/db";
 import { insertDistrict, insertDistrictStats } from "../support/factories";
 import { countStatements } from "../support/statements";
 
@@ -28,15 +29,25 @@ const mcpBatch = (calls: number) =>
   }));
 
 describe("rate limits per key and plan", () => {
+  // One database for the file: each block's app makes its own plan organizations and keys, whose buckets start full.
+  let db: TestDb;
+  beforeAll(async () => {
+    db = await createTestDb();
+  });
+  afterAll(() => db?.close());
+
   describe("request bucket", () => {
     let t: TestApp;
     beforeAll(async () => {
       // Free: 3 requests at once, then (practically) none: the 4th of a burst is refused.
-      t = await createTestApp({
-        RATE_LIMIT_FREE: "rate=0.01 burst=3 concurrency=50",
-        RATE_LIMIT_ENTERPRISE: "rate=0.01 burst=3 concurrency=50",
-        RATE_LIMIT_PRO: GENEROUS,
-      });
+      t = await createTestApp(
+        {
+          RATE_LIMIT_FREE: "rate=0.01 burst=3 concurrency=50",
+          RATE_LIMIT_ENTERPRISE: "rate=0.01 burst=3 concurrency=50",
+          RATE_LIMIT_PRO: GENEROUS,
+        },
+        { db },
+      );
       await insertDistrict(t.db, { name: "Limit District", state: "NE" });
     });
     afterAll(() => t.close());
@@ -141,8 +152,8 @@ describe("rate limits per key and plan", () => {
     let b: TestApp;
     beforeAll(async () => {
       const env = { RATE_LIMIT_PRO: "rate=0.01 burst=4 concurrency=2" };
-      a = await createTestApp(env);
-      b = await createTestApp(env, { db: a.db });
+      a = await createTestApp(env, { db });
+      b = await createTestApp(env, { db, plans: a });
     });
     afterAll(async () => {
       await b.close();
@@ -193,7 +204,7 @@ describe("rate limits per key and plan", () => {
     let control: ControlChannel;
     let other: RateLimiter;
     beforeAll(async () => {
-      t = await createTestApp({ RATE_LIMIT_FREE: "rate=1000 burst=1000 concurrency=2" });
+      t = await createTestApp({ RATE_LIMIT_FREE: "rate=1000 burst=1000 concurrency=2" }, { db });
       control = controlChannel(t.db);
       other = new RateLimiter(control, policiesFromEnv({ RATE_LIMIT_FREE: "rate=1000 burst=1000 concurrency=2" }), 60);
     });
@@ -247,7 +258,7 @@ describe("rate limits per key and plan", () => {
     beforeAll(async () => {
       // A budget of 3,000 cost that (practically) does not refill; requests themselves are plentiful.
       const policy = "rate=1000 burst=1000 concurrency=50 cost_rate=0.001 cost_burst=3000";
-      t = await createTestApp({ RATE_LIMIT_PRO: policy, RATE_LIMIT_ENTERPRISE: policy });
+      t = await createTestApp({ RATE_LIMIT_PRO: policy, RATE_LIMIT_ENTERPRISE: policy }, { db });
       for (let i = 0; i < 3; i++) {
         const id = await insertDistrict(t.db, { name: `Cost District ${i}`, state: "NE" });
         await insertDistrictStats(t.db, id, 2023, { total_enrollment: 100 + i });
@@ -314,7 +325,7 @@ describe("rate limits per key and plan", () => {
   describe("MCP", () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await createTestApp({ RATE_LIMIT_PRO: "rate=0.01 burst=5 concurrency=50" });
+      t = await createTestApp({ RATE_LIMIT_PRO: "rate=0.01 burst=5 concurrency=50" }, { db });
       await insertDistrict(t.db, { name: "Mcp Limit District", state: "NE" });
     });
     afterAll(() => t.close());

@@ -38,7 +38,14 @@ export interface TestApp {
 
 export async function createTestApp(
   envOverrides: Record<string, string> = {},
-  options: { jobs?: "send" | "work"; db?: TestDb; metrics?: boolean; idempotency?: IdempotencyHooks } = {},
+  options: {
+    jobs?: "send" | "work";
+    db?: TestDb;
+    metrics?: boolean;
+    idempotency?: IdempotencyHooks;
+    /** A restart on the same database (`db`): the plan organizations and keys an earlier app created there, reused. */
+    plans?: Pick<TestApp, "keys" | "orgs">;
+  } = {},
 ): Promise<TestApp> {
   const db = options.db ?? (await createTestDb());
   // Background embedding off unless a test turns it on (test/support/env.ts says why).
@@ -65,7 +72,7 @@ export async function createTestApp(
   });
   const server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { keys, orgs } = await createPlanOrganizations(db);
+  const { keys, orgs } = options.plans ?? (await createPlanOrganizations(db));
   const agent = supertest(server);
   const auth = (plan: PlanKey) => `Bearer ${keys[plan]}`;
   return {

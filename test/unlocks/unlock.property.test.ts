@@ -294,7 +294,8 @@ describe("unlock and ledger model (fast-check)", () => {
       }
       case "restart":
         await t.close();
-        t = await createTestApp(ENV, { jobs: "send", db });
+        // The same database: the plan organizations the first app created there stay (this test uses its own).
+        t = await createTestApp(ENV, { jobs: "send", db, plans: t });
         stats.restarts += 1;
         return;
     }
@@ -302,49 +303,76 @@ describe("unlock and ledger model (fast-check)", () => {
 
   /** The database agrees with the model for this run's organizations and entities. */
   async function compare(m: Model) {
-    for (let o = 0; o < ORGS; o += 1) {
-      const org = await db.prisma.organization.findUniqueOrThrow({ where: { id: m.orgIds[o] }, select: { credit_balance: true } });
-      const held = await db.prisma.creditHold.aggregate({
-        where: { organization_id: m.orgIds[o], status: "open" },
-        _sum: { amount: true },
-      });
-      // BIGINT columns read as bigint.
-      expect({ o, balance: Number(org.credit_balance), held: Number(held._sum.amount ?? 0) }).toEqual({
+    const actual = await Promise.all(
+      m.orgIds.map(async (id, o) => {
+        const [org, held, rows] = await Promise.all([
+          db.prisma.organization.findUniqueOrThrow({ where: { id }, select: { credit_balance: true } }),
+          db.prisma.creditHold.aggregate({ where: { organization_id: id, status: "open" }, _sum: { amount: true } }),
+          db.prisma.unlock.findMany({ where: { organization_id: id }, select: { entity_id: true, state: true, credits_spent: true } }),
+        ]);
+        // BIGINT columns read as bigint.
+        return {
+          o,
+          balance: Number(org.credit_balance),
+          held: Number(held._sum.amount ?? 0),
+          unlocks: m.entityIds.map((entityId) => {
+            const r = rows.find((x) => x.entity_id === entityId);
+            return r ? { state: r.state, spent: r.credits_spent } : { state: "locked", spent: 0 };
+          }),
+        };
+      }),
+    );
+    expect(actual).toEqual(
+      m.orgIds.map((_, o) => ({
         o,
         balance: m.available[o] + m.held[o],
         held: m.held[o],
-      });
-      const rows = await db.prisma.unlock.findMany({
-        where: { organization_id: m.orgIds[o] },
-        select: { entity_id: true, state: true, credits_spent: true },
-      });
-      const actual = m.entityIds.map((id) => {
-        const r = rows.find((x) => x.entity_id === id);
-        return r ? { state: r.state, spent: r.credits_spent } : { state: "locked", spent: 0 };
-      });
-      expect(actual).toEqual(m.unlocks[o].map((u) => ({ state: u.state, spent: u.spent })));
-    }
+        unlocks: m.unlocks[o].map((u) => ({ state: u.state, spent: u.spent })),
+      })),
+    );
   }
 
-  /** What a client sees: `_access` of GET /districts/{id} and GET /unlock-status, per organization and entity. */
+  /**
+   * What a client sees: `_access` of GET /districts/{id} and GET /unlock-status, per organization and entity.
+   * The reads change nothing, so they are sent at once; each answer is checked against the model as before.
+   */
   async function compareHttp(m: Model) {
+    const reads = [];
     for (let o = 0; o < ORGS; o += 1)
       for (let e = 0; e < ENTITIES; e += 1) {
         const u = m.unlocks[o][e];
         const auth = `Bearer ${m.keys[o]}`;
-        const detail = await t.http.get(`/api/v1/districts/${m.entityIds[e]}`).set("Authorization", auth).expect(200);
-        expect(detail.body.data._access).toMatchObject({
-          is_unlocked: u.state === "unlocked",
-          // The same rule as unlock-status (issue 20 point 11): pending while its hold is open, re-extractions included.
-          is_unlocking: u.openHold !== null || u.state === "unlock_pending",
-          credits_spent: u.spent,
-          unlock_cost: COST,
-        });
-        const status = await t.http.get(`/api/v1/unlock-status/district/${m.entityIds[e]}`).set("Authorization", auth).expect(200);
-        expect(status.body.state).toBe(u.openHold ? "unlock_pending" : u.state);
+        reads.push(
+          t.http
+            .get(`/api/v1/districts/${m.entityIds[e]}`)
+            .set("Authorization", auth)
+            .expect(200)
+            .then((detail) =>
+              expect(detail.body.data._access).toMatchObject({
+                is_unlocked: u.state === "unlocked",
+                // The same rule as unlock-status (issue 20 point 11): pending while its hold is open, re-extractions included.
+                is_unlocking: u.openHold !== null || u.state === "unlock_pending",
+                credits_spent: u.spent,
+                unlock_cost: COST,
+              }),
+            ),
+          t.http
+            .get(`/api/v1/unlock-status/district/${m.entityIds[e]}`)
+            .set("Authorization", auth)
+            .expect(200)
+            .then((status) => expect(status.body.state).toBe(u.openHold ? "unlock_pending" : u.state)),
+        );
       }
-    const org = await t.http.get("/api/v1/org").set("Authorization", `Bearer ${m.keys[0]}`).expect(200);
-    expect(org.body.credits).toEqual({ balance: m.available[0] + m.held[0], held: m.held[0], available: m.available[0] });
+    reads.push(
+      t.http
+        .get("/api/v1/org")
+        .set("Authorization", `Bearer ${m.keys[0]}`)
+        .expect(200)
+        .then((org) =>
+          expect(org.body.credits).toEqual({ balance: m.available[0] + m.held[0], held: m.held[0], available: m.available[0] }),
+        ),
+    );
+    await Promise.all(reads);
   }
 
   it(`holds the ledger invariants over seeded interleavings (seed ${SEED}, ${NUM_RUNS} runs x ${MIN_ACTIONS}-${MAX_ACTIONS} actions)`, async () => {
