@@ -32,9 +32,9 @@ import {
   writeResults,
   type Child,
   type Measured,
+  BENCH_ADMIN_URL,
 } from "./harness";
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const POOL_SIZE = 10;
 const RESULTS_FILE = path.join(packageRoot, "bench/results/districts-list.json");
 const README_FILE = path.join(packageRoot, "bench/README.md");
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const loadAverage = os.loadavg(); // before this run adds its own load
   if (!fs.existsSync(path.join(packageRoot, "dist/bin/cli.js"))) throw new Error("run `npm run build` first: the service runs from dist/");
-  const bench = await prepareBenchDatabase(ADMIN_URL, { reuse: args.reuse, log });
+  const bench = await prepareBenchDatabase(BENCH_ADMIN_URL, { reuse: args.reuse, log });
   log(`database ready in ${bench.loadMs} ms (${bench.loaded ? "loaded" : "reused"}): ${JSON.stringify(bench.counts)}`);
 
   const [servicePort, sqlPort] = [await freePort(), await freePort()];

@@ -22,21 +22,12 @@ import { migrate } from "../src/db/migrate";
 import { createApiKey } from "../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../src/features/account/organizations/organization.service";
 import { createHttpServer } from "../src/http-server";
-import { freshBenchDatabase, log, round, SMOKE } from "./harness";
+import { freshBenchDatabase, log, round, SMOKE, integerOption, BENCH_ADMIN_URL } from "./harness";
 import { smokeServerTemplate } from "./smoke-template";
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DATABASE = SMOKE ? "edm_export_bench_smoke" : "edm_export_bench";
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 10) throw new Error(`--${name} must be an integer of at least 10`);
-  return value;
-}
-
-const ROWS = option("rows", SMOKE ? 1_000 : 20_000);
+const ROWS = integerOption("rows", SMOKE ? 1_000 : 20_000, 10);
 const KEEP = process.argv.includes("--keep");
 const MB = 1024 * 1024;
 
@@ -59,7 +50,7 @@ async function exportOnce(url: string, apiKey: string, accept: string): Promise<
 }
 
 async function main(): Promise<void> {
-  const bench = await freshBenchDatabase(ADMIN_URL, DATABASE, await smokeServerTemplate(ADMIN_URL));
+  const bench = await freshBenchDatabase(BENCH_ADMIN_URL, DATABASE, await smokeServerTemplate(BENCH_ADMIN_URL));
   const db = await createDb({ databaseUrl: bench.url, poolSize: 4 });
   let server: http.Server | undefined;
   let stop: (() => Promise<void>) | undefined;

@@ -27,7 +27,19 @@ import { packageRoot } from "../src/db/package-root";
 import { createApiKey } from "../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../src/features/account/organizations/organization.service";
 import { policiesFromEnv } from "../src/features/account/rate-limits/rate-limit.policy";
-import { type Child, freePort, log, machine, rewriteReadmeBlock, round, SMOKE, startChild, stopChild, writeResults } from "./harness";
+import {
+  type Child,
+  freePort,
+  log,
+  machine,
+  rewriteReadmeBlock,
+  round,
+  SMOKE,
+  startChild,
+  stopChild,
+  writeResults,
+  BENCH_ADMIN_URL,
+} from "./harness";
 import { smokeServerTemplate } from "./smoke-template";
 
 const arg = (name: string, fallback: number) => {
@@ -41,7 +53,6 @@ const CONNECTIONS = arg("connections", SMOKE ? 4 : 32);
 const DISTRICTS = arg("districts", SMOKE ? 2_000 : 30_000);
 /** The victim's requests per second: a paced client, well inside its own 50/s. */
 const VICTIM_RPS = arg("victim-rps", 25);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const BENCH_DB = SMOKE ? "edmarket_fairness_bench_smoke" : "edmarket_fairness_bench";
 const RESULTS_FILE = path.join(packageRoot, "bench/results/fairness.json");
 const README_FILE = path.join(packageRoot, "bench/README.md");
@@ -49,7 +60,7 @@ const CHEAP = "/api/v1/districts?state=NE&limit=1";
 const EXPENSIVE = "/api/v1/districts?limit=200&order_by=student_count&order_ascending=false";
 
 async function admin(sql: string): Promise<void> {
-  const client = new Client({ connectionString: ADMIN_URL });
+  const client = new Client({ connectionString: BENCH_ADMIN_URL });
   await client.connect();
   try {
     await client.query(sql);
@@ -178,9 +189,9 @@ async function loaded(
 async function main(): Promise<void> {
   const loadAverage = os.loadavg();
   await admin(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
-  const template = await smokeServerTemplate(ADMIN_URL);
+  const template = await smokeServerTemplate(BENCH_ADMIN_URL);
   await admin(`CREATE DATABASE ${BENCH_DB}${template ? ` TEMPLATE ${template}` : ""}`);
-  const url = new URL(ADMIN_URL);
+  const url = new URL(BENCH_ADMIN_URL);
   url.pathname = `/${BENCH_DB}`;
   log(`preparing ${DISTRICTS} districts`);
   const db = await createDb({ databaseUrl: url.toString() });
@@ -235,7 +246,7 @@ async function main(): Promise<void> {
         },
         refusal_hold: { ms: Number(process.env.RATE_LIMIT_HOLD_MS ?? 1000), per_key: Number(process.env.RATE_LIMIT_HOLD_MAX ?? 64) },
       },
-      machine: await machine(ADMIN_URL, loadAverage),
+      machine: await machine(BENCH_ADMIN_URL, loadAverage),
       unloaded,
       limiter_overhead: {
         limited_key: withLimiter!,

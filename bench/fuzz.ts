@@ -31,24 +31,15 @@ import { createHttpServer } from "../src/http-server";
 import { hasUnlockedRecord, seedFuzzData, warmUp } from "../test/support/fuzz/fixtures";
 import { requestArbitrary, runFuzz, summarize, type FuzzReport } from "../test/support/fuzz/runner";
 import { createPlanOrganizations, GENEROUS_RATE_LIMITS } from "../test/support/plans";
-import { freshBenchDatabase, log, machine, rewriteReadmeBlock, SMOKE, writeResults } from "./harness";
+import { freshBenchDatabase, log, machine, rewriteReadmeBlock, SMOKE, writeResults, integerOption, BENCH_ADMIN_URL } from "./harness";
 import { smokeServerTemplate } from "./smoke-template";
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DATABASE = SMOKE ? "edm_fuzz_bench_smoke" : "edm_fuzz_bench";
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
-  return value;
-}
-
-const RUNS = option("runs", SMOKE ? 300 : 100_000);
-const SEED = option("seed", 26_2026);
-const CONCURRENCY = option("concurrency", 8);
-const TIMEOUT_MS = option("timeout", 10_000);
+const RUNS = integerOption("runs", SMOKE ? 300 : 100_000);
+const SEED = integerOption("seed", 26_2026);
+const CONCURRENCY = integerOption("concurrency", 8);
+const TIMEOUT_MS = integerOption("timeout", 10_000);
 const KEEP = process.argv.includes("--keep");
 
 function readmeLines(report: FuzzReport, host: Record<string, unknown>): string[] {
@@ -73,7 +64,7 @@ async function main(): Promise<void> {
   // The access log would write a line per request (the logger reads LOG_LEVEL at each write).
   process.env.LOG_LEVEL ??= "warn";
   const loadAverage = os.loadavg();
-  const bench = await freshBenchDatabase(ADMIN_URL, DATABASE, await smokeServerTemplate(ADMIN_URL));
+  const bench = await freshBenchDatabase(BENCH_ADMIN_URL, DATABASE, await smokeServerTemplate(BENCH_ADMIN_URL));
   const env = loadEnv({ DATABASE_URL: bench.url, EMBEDDINGS_AUTO: "false", ...GENEROUS_RATE_LIMITS });
   // The API's pool as `serve` opens it: its size, and statements bounded by the request budget.
   const db = await openDatabase(env, { serving: true });

@@ -46,9 +46,9 @@ import {
   type Combined,
   type Measured,
   type Target,
+  BENCH_ADMIN_URL,
 } from "./harness";
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const POOL_SIZE = 10;
 const PAGE_SIZE = 200;
 const RESULTS_FILE = path.join(packageRoot, "bench/results/graphql-vs-postgraphile.json");
@@ -352,7 +352,7 @@ async function main(): Promise<void> {
   if (!fs.existsSync(path.join(args.serviceRoot, "dist/src/cli/main.js")))
     throw new Error("run `npm run build` first: the service runs from dist/");
   const build = serviceBuild(args.serviceRoot); // at the start: the tree may change during the run
-  const bench = await prepareBenchDatabase(ADMIN_URL, { reuse: args.reuse, log });
+  const bench = await prepareBenchDatabase(BENCH_ADMIN_URL, { reuse: args.reuse, log });
   log(`database ready in ${bench.loadMs} ms (${bench.loaded ? "loaded" : "reused"}): ${JSON.stringify(bench.counts)}`);
   await preparePlainSchema(bench.url);
   const scenarios = SCENARIOS.filter((s) => !args.scenario || s.name === args.scenario);

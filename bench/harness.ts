@@ -23,6 +23,28 @@ export const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
  */
 export const SMOKE = process.env.BENCH_SMOKE === "1";
 
+/** The PostgreSQL server the benches create their databases on. */
+export const BENCH_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+/** `--name N`: a positive number, `fallback` when absent. */
+export function numberOption(name: string, fallback: number, argv: readonly string[] = process.argv): number {
+  const i = argv.indexOf(`--${name}`);
+  if (i < 0) return fallback;
+  const n = Number(argv[i + 1]);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} needs a positive number`);
+  return n;
+}
+
+/** `--name N`: an integer of at least `min`, `fallback` when absent. */
+export function integerOption(name: string, fallback: number, min = 1): number {
+  const at = process.argv.indexOf(`--${name}`);
+  if (at < 0) return fallback;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isInteger(value) || value < min)
+    throw new Error(min === 1 ? `--${name} must be a positive integer` : `--${name} must be an integer of at least ${min}`);
+  return value;
+}
+
 /** Writes a bench's results file (JSON), except in a smoke run. */
 export function writeResults(file: string, value: unknown): void {
   if (SMOKE) {
@@ -320,13 +342,7 @@ export function parseBenchArgs(
   ownRoot: string,
 ): BenchArgs {
   const defaults = SMOKE ? { duration: 0.5, warmup: 0.25, connections: 2, rounds: 1 } : benchDefaults;
-  const value = (name: keyof typeof defaults) => {
-    const i = argv.indexOf(`--${name}`);
-    if (i < 0) return defaults[name];
-    const n = Number(argv[i + 1]);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} needs a positive number`);
-    return n;
-  };
+  const value = (name: keyof typeof defaults) => numberOption(name, defaults[name], argv);
   return {
     // A smoke run's database is fingerprinted tiny data: reusing it is always right.
     reuse: SMOKE || argv.includes("--reuse"),

@@ -49,26 +49,20 @@ import {
   startChild,
   stopChild,
   writeResults,
+  BENCH_ADMIN_URL,
+  numberOption,
 } from "./harness";
 import { LOAD_SEED_DATABASE, prepareLoadSeed } from "./load-database";
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const n = Number(process.argv[i + 1]);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} needs a positive number`);
-  return n;
-};
-const DURATION_S = arg("duration", SMOKE ? 3 : 300);
-const WARMUP_S = arg("warmup", SMOKE ? 1 : 15);
-const CLIENTS = arg("clients", SMOKE ? 4 : 50);
-const ORGS = arg("orgs", SMOKE ? 3 : 25);
+const DURATION_S = numberOption("duration", SMOKE ? 3 : 300);
+const WARMUP_S = numberOption("warmup", SMOKE ? 1 : 15);
+const CLIENTS = numberOption("clients", SMOKE ? 4 : 50);
+const ORGS = numberOption("orgs", SMOKE ? 3 : 25);
 // A smoke run starts one of each: every process runs the same code, a second one only costs start-up CPU.
 const API_PROCESSES = SMOKE ? 1 : 2;
 const WORKER_PROCESSES = SMOKE ? 1 : 2;
 const REUSE = SMOKE || process.argv.includes("--reuse");
 const KEEP = process.argv.includes("--keep");
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const RUN_DATABASE = SMOKE ? "edmarket_load_bench_smoke" : "edmarket_load_bench";
 const RESULTS_FILE = path.join(packageRoot, "bench/results/load.json");
 const README_FILE = path.join(packageRoot, "bench/README.md");
@@ -481,8 +475,8 @@ function figures(route: string, samples: Sample[]): RouteFigures {
 
 async function main(): Promise<void> {
   const loadAverage = os.loadavg();
-  const seed = await prepareLoadSeed(ADMIN_URL, { reuse: REUSE, log });
-  const run = await freshBenchDatabase(ADMIN_URL, RUN_DATABASE, LOAD_SEED_DATABASE);
+  const seed = await prepareLoadSeed(BENCH_ADMIN_URL, { reuse: REUSE, log });
+  const run = await freshBenchDatabase(BENCH_ADMIN_URL, RUN_DATABASE, LOAD_SEED_DATABASE);
   const children: Child[] = [];
   let results: Record<string, unknown>;
   try {
@@ -523,7 +517,7 @@ async function main(): Promise<void> {
       results = {
         scenario: `${CLIENTS} closed-loop clients of ${ORGS} enterprise organizations over ${API_PROCESSES} API processes, ${WORKER_PROCESSES} workers, one PostgreSQL`,
         settings: { duration_s: DURATION_S, warmup_s: WARMUP_S, clients: CLIENTS, orgs: ORGS, seed: seed.loaded ? "loaded now" : "reused" },
-        machine: { ...(await machine(ADMIN_URL, loadAverage)), load_average_after_load: loadAverageAfter.map((n) => round(n)) },
+        machine: { ...(await machine(BENCH_ADMIN_URL, loadAverage)), load_average_after_load: loadAverageAfter.map((n) => round(n)) },
         total: { ...figures("all", measured), requests_per_second: round(measured.length / measuredSeconds, 1) },
         routes: routes.map((route) =>
           figures(

@@ -51,13 +51,13 @@ import { SemanticSearchEntityType } from "../src/features/research/semantic-sear
 import { rankEntities, type RetrievalMode } from "../src/features/research/semantic-search/semantic-search.service";
 import { ensureVectorIndex, HNSW_BUILD, hnswDistanceSql, vectorRowsSql } from "../src/features/research/semantic-search/vector-index";
 import { scanMemoryBytes, scanVectors } from "../src/features/research/semantic-search/vector-scan";
-import { cpuMs, log, rewriteReadmeBlock, round, SMOKE, writeResults } from "./harness";
+import { cpuMs, log, rewriteReadmeBlock, round, SMOKE, writeResults, BENCH_ADMIN_URL } from "./harness";
 import { smokeEmbeddedTemplate } from "./smoke-template";
 
 const args = process.argv.slice(2);
 // The in-process app's request log would bury the bench's lines (src/logger.ts reads LOG_LEVEL as it changes).
 process.env.LOG_LEVEL ??= "silent";
-const SERVER = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const SERVER = BENCH_ADMIN_URL;
 const DATABASE = "edm_semantic_bench";
 const VECTORS = SMOKE ? 500 : args.includes("--vectors") ? Number(args[args.indexOf("--vectors") + 1]) : 100_000;
 const MODES: RetrievalMode[] = ["lexical", "vector", "hybrid"];

@@ -29,22 +29,13 @@ import { createApiKey } from "../src/features/account/organizations/api-keys.ser
 import { createOrganization } from "../src/features/account/organizations/organization.service";
 import { createHttpServer } from "../src/http-server";
 import { SIGNAL_TYPES } from "../src/features/research/news/analysis/types";
-import { freshBenchDatabase, log, round, SMOKE } from "./harness";
+import { freshBenchDatabase, log, round, SMOKE, integerOption, BENCH_ADMIN_URL } from "./harness";
 import { smokeServerTemplate } from "./smoke-template";
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DATABASE = SMOKE ? "edm_signals_api_bench_smoke" : "edm_signals_api_bench";
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
-  return value;
-}
-
-const ARTICLES = option("articles", SMOKE ? 2_000 : 100_000);
-const REQUESTS = option("requests", SMOKE ? 10 : 200);
+const ARTICLES = integerOption("articles", SMOKE ? 2_000 : 100_000);
+const REQUESTS = integerOption("requests", SMOKE ? 10 : 200);
 const WARMUP = SMOKE ? 2 : 20;
 const KEEP = process.argv.includes("--keep");
 
@@ -122,7 +113,7 @@ async function load(url: string): Promise<void> {
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function main(): Promise<void> {
-  const bench = await freshBenchDatabase(ADMIN_URL, DATABASE, await smokeServerTemplate(ADMIN_URL));
+  const bench = await freshBenchDatabase(BENCH_ADMIN_URL, DATABASE, await smokeServerTemplate(BENCH_ADMIN_URL));
 
   const db = await createDb({ databaseUrl: bench.url, poolSize: 4 });
   let server: http.Server | undefined;

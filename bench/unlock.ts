@@ -30,7 +30,19 @@ import { migrate } from "../src/db/migrate";
 import { packageRoot } from "../src/db/package-root";
 import { createApiKey } from "../src/features/account/organizations/api-keys.service";
 import { createOrganization } from "../src/features/account/organizations/organization.service";
-import { freePort, httpRequest, log, percentile, rewriteReadmeBlock, round, SMOKE, startChild, stopChild, writeResults } from "./harness";
+import {
+  freePort,
+  httpRequest,
+  log,
+  percentile,
+  rewriteReadmeBlock,
+  round,
+  SMOKE,
+  startChild,
+  stopChild,
+  writeResults,
+  BENCH_ADMIN_URL,
+} from "./harness";
 import { smokeEmbeddedTemplate, smokeServerTemplate } from "./smoke-template";
 
 const arg = (name: string, fallback: number) => {
@@ -55,7 +67,6 @@ const DATABASES = (() => {
 const SERVICE_ROOT = process.argv.includes("--service-root")
   ? path.resolve(process.argv[process.argv.indexOf("--service-root") + 1]!)
   : packageRoot;
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const BENCH_DB = SMOKE ? "edmarket_unlock_bench_smoke" : "edmarket_unlock_bench";
 const RESULTS_FILE = path.join(packageRoot, "bench/results/unlock.json");
 const README_FILE = path.join(packageRoot, "bench/README.md");
@@ -152,7 +163,7 @@ async function verify(db: Db, organizationId: string, ok: number): Promise<Recor
 }
 
 async function admin(sql: string): Promise<void> {
-  const client = new Client({ connectionString: ADMIN_URL });
+  const client = new Client({ connectionString: BENCH_ADMIN_URL });
   await client.connect();
   try {
     await client.query(sql);
@@ -169,9 +180,9 @@ async function bench(kind: "postgresql" | "embedded"): Promise<Record<string, un
   let cleanup = async () => {};
   if (kind === "postgresql") {
     await admin(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
-    const template = await smokeServerTemplate(ADMIN_URL);
+    const template = await smokeServerTemplate(BENCH_ADMIN_URL);
     await admin(`CREATE DATABASE ${BENCH_DB}${template ? ` TEMPLATE ${template}` : ""}`);
-    const url = new URL(ADMIN_URL);
+    const url = new URL(BENCH_ADMIN_URL);
     url.pathname = `/${BENCH_DB}`;
     open = () => createDb({ databaseUrl: url.toString() });
     create = open;
