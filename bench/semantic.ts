@@ -50,7 +50,7 @@ import { embedPending, GATED_SOURCES } from "../src/features/research/semantic-s
 import { SemanticSearchEntityType } from "../src/features/research/semantic-search/semantic-search.inputs";
 import { rankEntities, type RetrievalMode } from "../src/features/research/semantic-search/semantic-search.service";
 import { ensureVectorIndex, HNSW_BUILD, hnswDistanceSql, vectorRowsSql } from "../src/features/research/semantic-search/vector-index";
-import { scanMemoryBytes, scanVectors } from "../src/features/research/semantic-search/vector-scan";
+import { scanMemoryBytes, scanVectors, warmVectorScan } from "../src/features/research/semantic-search/vector-scan";
 import { cpuMs, log, rewriteReadmeBlock, round, SMOKE, writeResults, BENCH_ADMIN_URL } from "./harness";
 import { smokeEmbeddedTemplate } from "./smoke-template";
 
@@ -444,9 +444,14 @@ async function latency(db: Db, c: Corpus, label: string, rounds: number) {
   log(`${label}: ${VECTORS} vectors ready (fill ${fillS} s, index ${indexS} s, vacuum ${round((Date.now() - vacuumStarted) / 1000, 1)} s)`);
   const byText = new Map(c.queries.map((q) => [q.text, q.vector]));
   const provider: EmbeddingProvider = { model: SYNTHETIC, embed: async (texts) => texts.map((t) => byText.get(t)!) };
-  // The first search loads the in-process vectors (PostgreSQL without pgvector): timed apart.
-  const coldStarted = performance.now();
+  // A serving process loads the in-process vectors at its start (serve: warmSemanticSearch), where searches without
+  // pgvector and filtered searches read them: timed apart, as is the first search after it.
   const rssBefore = process.memoryUsage().rss;
+  const warmStarted = performance.now();
+  const warmed = await warmVectorScan(db, SYNTHETIC, ["district"], GATED_SOURCES);
+  const warmMs = round(performance.now() - warmStarted, 0);
+  const rssMb = round((process.memoryUsage().rss - rssBefore) / 2 ** 20, 0);
+  const coldStarted = performance.now();
   await rankEntities(db, NOBODY, provider, {
     query: c.queries[0]!.text,
     entityType: SemanticSearchEntityType.district,
@@ -454,7 +459,7 @@ async function latency(db: Db, c: Corpus, label: string, rounds: number) {
     limit: 10,
   });
   const coldMs = round(performance.now() - coldStarted, 0);
-  const rssMb = round((process.memoryUsage().rss - rssBefore) / 2 ** 20, 0);
+  log(`${label}: ${warmed} vectors loaded in-process at the start in ${warmMs} ms; first search ${coldMs} ms`);
   const ranking: Record<string, unknown> = {};
   for (const kase of LATENCY_CASES) {
     const ms: number[] = [];
@@ -477,12 +482,14 @@ async function latency(db: Db, c: Corpus, label: string, rounds: number) {
   return {
     vectors: VECTORS,
     vector_search: db.hasVector
-      ? `hnsw (m ${HNSW_BUILD.m}, ef_construction ${HNSW_BUILD.efConstruction}, ef_search ${HNSW_SEARCH_SETTINGS["hnsw.ef_search"]})`
+      ? `hnsw (m ${HNSW_BUILD.m}, ef_construction ${HNSW_BUILD.efConstruction}, ef_search ${HNSW_SEARCH_SETTINGS["hnsw.ef_search"]}) without a filter, in-process exact scan with one`
       : "in-process exact scan",
     fill_s: fillS,
     index_build_s: indexS,
+    in_process_load_ms: warmMs,
     first_search_ms: coldMs,
-    ...(db.hasVector ? {} : { scan_memory_mb: round((await scanMemoryBytes(db)) / 2 ** 20, 0), rss_growth_first_search_mb: rssMb }),
+    scan_memory_mb: round((await scanMemoryBytes(db)) / 2 ** 20, 0),
+    rss_growth_in_process_load_mb: rssMb,
     ranking,
     endpoint,
   };

@@ -16,6 +16,7 @@ import { recordLockUrl } from "./db/data-dir-lock";
 import { openDatabase } from "./db/open";
 import { migrate } from "./db/migrate";
 import { rekeyLegacyExtractionIds } from "./features/research/extraction/extraction.rekey";
+import { warmSemanticSearch } from "./features/research/semantic-search/semantic-search.service";
 import { createHttpServer, type HttpServer } from "./http-server";
 import { logger } from "./logger";
 import { createMetrics, createMetricsServer } from "./observability/metrics";
@@ -92,6 +93,7 @@ export async function serve(options: { role: "api" | "worker" | "all"; env?: Env
   const port = (server.address() as { port: number }).port;
   const metricsPort = metricsServer ? (metricsServer.address() as { port: number }).port : undefined;
   logger.info("listening", { port, metrics_port: metricsPort, database: db.kind, role: options.role, startup_ms: Date.now() - t0 });
+  if (options.role !== "worker") warmSemanticSearch(db, env);
   // The embedded directory admits one process: `edmarket mcp` started beside this one finds the API here (docs/mcp.md).
   if (db.kind === "embedded" && options.role !== "worker") recordLockUrl(env.dataDir, localUrl(env.HOST, port));
 

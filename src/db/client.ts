@@ -11,7 +11,7 @@ import { logger } from "../logger";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 import { PrismaClient } from "./generated/client";
 import { Turns } from "./turns";
-import { hnswSessionSql, hnswStartupOptions } from "./vector-settings";
+import { hnswSessionSql, hnswStartupOptions, VECTOR_PLANNER_SQL } from "./vector-settings";
 
 export type DbKind = "embedded" | "postgres";
 
@@ -94,7 +94,9 @@ async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db
   const stats = { statements: 0 };
   const uncounted = takeTurnsAndCount(pglite, stats);
   try {
-    await pglite.exec(`CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_trgm; ${hnswSessionSql()}`);
+    await pglite.exec(
+      `CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_trgm; ${VECTOR_PLANNER_SQL}; ${hnswSessionSql()}`,
+    );
   } catch (error) {
     await pglite.close().catch(() => undefined);
     lock?.release();
@@ -167,6 +169,8 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
     .query("CREATE EXTENSION IF NOT EXISTS vector")
     .then(() => true)
     .catch(() => false);
+  // Only the extension's owner may; another role keeps pgvector's own estimate.
+  if (hasVector) await pool.query(VECTOR_PLANNER_SQL).catch(() => undefined);
 
   const queryable = (target: Pool | PoolClient): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {

@@ -16,6 +16,7 @@
  */
 import type { Env } from "../../../config/env";
 import type { Db } from "../../../db/client";
+import { logger } from "../../../logger";
 import { SqlParams } from "../../../db/sql";
 import { MONEY_TX } from "../../../db/transaction";
 import { BadRequestError } from "../../../graphql/errors";
@@ -34,6 +35,7 @@ import { GATED_SOURCES, TEXT_SOURCES } from "./semantic-search.indexer";
 import { SEMANTIC_SEARCH_LIMITS, SemanticSearchEntityType, type SemanticSearchInput } from "./semantic-search.inputs";
 import type { SemanticMatch, SemanticSearchResult } from "./semantic-search.type";
 import { hnswDistanceSql, vectorCandidates, vectorRowsSql, type VectorCandidates } from "./vector-index";
+import { warmVectorScan } from "./vector-scan";
 
 /** Reciprocal rank fusion's constant (Cormack et al. 2009): a rank r contributes 1 / (RRF_K + r). */
 const RRF_K = 60;
@@ -514,4 +516,20 @@ export async function semanticSearch(
     coverage,
     _access_summary: accessSummary(records, type),
   };
+}
+
+/**
+ * Loads the in-process vectors (vector-scan.ts) at a process start, in the background: every search without
+ * pgvector and every filtered search uses them, and the first would otherwise wait for the load (100,000 vectors:
+ * seconds; 78 s on a loaded machine). A load cut by a shutdown is not an error.
+ */
+export function warmSemanticSearch(db: Db, env: Env): void {
+  const started = Date.now();
+  warmVectorScan(db, embeddingProvider(env).model, Object.values(SemanticSearchEntityType), GATED_SOURCES).then(
+    (vectors) => {
+      if (vectors) logger.info("semantic search vectors loaded", { vectors, load_ms: Date.now() - started });
+    },
+    (error: unknown) =>
+      logger.debug("semantic search vectors not loaded", { error: error instanceof Error ? error.message : String(error) }),
+  );
 }

@@ -307,6 +307,30 @@ async function refresh(db: Db, p: Partition, model: string, entityType: string, 
   p.advance(rows[0]!.now_ms);
 }
 
+/** The loaded vectors of (model, entity type, dimension), loading them on first use; `first` when this call started the load. */
+function partition(
+  db: Db,
+  model: string,
+  entityType: string,
+  dimension: number,
+  gatedSources: readonly string[],
+): { loading: Promise<Partition>; first: boolean } {
+  const byKey = partitions.get(db.driver) ?? new Map<string, Promise<Partition>>();
+  partitions.set(db.driver, byKey);
+  const key = `${model}\u0000${entityType}\u0000${dimension}`;
+  let loading = byKey.get(key);
+  if (loading) return { loading, first: false };
+  loading = (async () => {
+    const p = new Partition(dimension);
+    // Not bounded by the first caller's request budget: the load outlives it, and later searches wait for it.
+    await load(db.unbounded, p, model, entityType, gatedSources);
+    return p;
+  })();
+  byKey.set(key, loading);
+  loading.catch(() => byKey.delete(key));
+  return { loading, first: true };
+}
+
 /**
  * The nearest rows of (model, entity type) to `query` passing `filters`: the best `k` ungated and the best `k`
  * gated ones, with their cosine distances. One statement (the refresh) per call once loaded.
@@ -320,24 +344,31 @@ export async function scanVectors(
   k: number,
   gatedSources: readonly string[],
 ): Promise<{ ids: string[]; distances: number[] }> {
-  const byKey = partitions.get(db.driver) ?? new Map<string, Promise<Partition>>();
-  partitions.set(db.driver, byKey);
-  const key = `${model}\u0000${entityType}\u0000${query.length}`;
-  let loading = byKey.get(key);
-  const first = !loading;
-  if (!loading) {
-    loading = (async () => {
-      const p = new Partition(query.length);
-      // Not bounded by the first caller's request budget: the load outlives it, and later searches wait for it.
-      await load(db.unbounded, p, model, entityType, gatedSources);
-      return p;
-    })();
-    byKey.set(key, loading);
-    loading.catch(() => byKey.delete(key));
-  }
+  const { loading, first } = partition(db, model, entityType, query.length, gatedSources);
   const p = await loading;
   if (!first) await refresh(db, p, model, entityType, gatedSources);
   return p.search(query, filters, k);
+}
+
+/**
+ * Loads the vectors of `model` of each entity type that has some, at a process start, so that no search waits for
+ * the first load (100,000 vectors: seconds of this process and the database). Returns the vectors loaded.
+ */
+export async function warmVectorScan(
+  db: Db,
+  model: string,
+  entityTypes: readonly string[],
+  gatedSources: readonly string[],
+): Promise<number> {
+  let loaded = 0;
+  for (const entityType of entityTypes) {
+    const [row] = await db.query<{ dimension: number }>(
+      `SELECT dimension FROM embeddings WHERE model = $1 AND entity_type = $2 AND dimension > 0 LIMIT 1`,
+      [model, entityType],
+    );
+    if (row) loaded += (await partition(db, model, entityType, row.dimension, gatedSources).loading).count;
+  }
+  return loaded;
 }
 
 /** Memory held by the in-process vectors of `db` (bench/semantic.ts reports it). */
