@@ -98,8 +98,11 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
   // Records of the last chunk parsed, handed out one at a time; the next chunk is read once they are.
   let batch: CsvRecord[] = [];
   let taken = 0;
+  /** The data ended, failed or was closed: no further record. */
   let ended = false;
+  let closed = false;
   const next = async (): Promise<CsvRecord | undefined> => {
+    if (closed) return undefined;
     while (taken === batch.length) {
       if (ended) return undefined;
       batch = [];
@@ -112,6 +115,7 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
           parser.end(batch);
         } else parser.push(decoder.decode(chunk.value), batch);
       } catch (error) {
+        ended = true;
         progress.done();
         throw describeStreamError(name, streamError ?? error);
       }
@@ -119,7 +123,6 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
     return batch[taken++];
   };
 
-  let closed = false;
   const close = async () => {
     if (closed) return;
     closed = true;

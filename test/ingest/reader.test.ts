@@ -83,6 +83,15 @@ describe("openCsv", () => {
     expect(error).toBeInstanceOf(BadRequestError);
   });
 
+  it("reads nothing more once closed", async () => {
+    const csv = await openCsv(file("closed.csv", "id,name\n1,a\n2,b"), "closed.csv", { progress: false });
+    await csv.close();
+    const rows: CsvRow[] = [];
+    for await (const row of csv.rows()) rows.push(row);
+    expect(rows).toEqual([]);
+    expect(csv.read).toBe(0);
+  });
+
   it("names every missing header column", async () => {
     const error = await failure(file("header.csv", "LEAID,NAME\n1,a\n"), ["LEAID", "LEA_NAME", "ST"]);
     expect(error).toBeInstanceOf(BadRequestError);
