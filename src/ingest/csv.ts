@@ -1,15 +1,15 @@
 /**
- * Streaming CSV reader for publisher files: file -> (gunzip) -> strict UTF-8 check -> csv-parse.
+ * Streaming CSV reader for publisher files: file -> (gunzip) -> strict UTF-8 decoding -> CsvParser (csv-parser.ts).
  * Rows are yielded one at a time, so a file is never held in memory. Anything that makes the file
  * unreadable as a table (bad gzip, invalid UTF-8, unbalanced quotes, a row with the wrong number of
  * fields, a missing header column) is a BadRequestError naming the file and line.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
-import { Transform, type TransformCallback, pipeline } from "node:stream";
+import { Transform, pipeline } from "node:stream";
 import zlib from "node:zlib";
-import { parse } from "csv-parse";
 import { BadRequestError } from "../graphql/errors";
+import { CsvParser, type CsvRecord, CsvSyntaxError } from "./csv-parser";
 import { Progress } from "./progress";
 
 export interface CsvRow {
@@ -59,8 +59,6 @@ export interface OpenCsvOptions {
   delimiter?: string;
 }
 
-type Parsed = { record: string[]; info: { lines: number } };
-
 export async function openCsv(filePath: string, name: string, options: OpenCsvOptions = {}): Promise<CsvFile> {
   function fail(message: string): never {
     throw new BadRequestError(`${name}: ${message}`);
@@ -86,39 +84,50 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
       callback(null, chunk);
     },
   });
-  const validator = new Utf8Validator(name);
-  const parser = parse({
-    bom: true,
-    delimiter: options.delimiter ?? ",",
-    relax_column_count: true,
-    relax_quotes: options.layout?.quotesInsideFields ?? false,
-    skip_empty_lines: true,
-    info: true,
-  });
-  const stages: NodeJS.ReadWriteStream[] = [tap];
-  if (gzipped) stages.push(zlib.createGunzip());
-  stages.push(validator, parser);
+  const decoder = new Utf8Decoder(name);
+  const parser = new CsvParser({ delimiter: options.delimiter, relaxQuotes: options.layout?.quotesInsideFields });
   let streamError: unknown;
-  pipeline(fs.createReadStream(filePath), ...(stages as [NodeJS.ReadWriteStream]), (error) => {
+  const onEnd = (error: Error | null) => {
     if (error) streamError = error;
-  });
+  };
+  const bytes = gzipped
+    ? pipeline(fs.createReadStream(filePath, { highWaterMark: CHUNK }), tap, zlib.createGunzip({ chunkSize: CHUNK }), onEnd)
+    : pipeline(fs.createReadStream(filePath, { highWaterMark: CHUNK }), tap, onEnd);
+  const chunks = (bytes as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
 
-  const iterator = (parser as AsyncIterable<Parsed>)[Symbol.asyncIterator]();
-  const next = async (): Promise<IteratorResult<Parsed>> => {
-    try {
-      return await iterator.next();
-    } catch (error) {
-      progress.done();
-      throw describeStreamError(name, streamError ?? error);
+  // Records of the last chunk parsed, handed out one at a time; the next chunk is read once they are.
+  let batch: CsvRecord[] = [];
+  let taken = 0;
+  /** The data ended, failed or was closed: no further record. */
+  let ended = false;
+  let closed = false;
+  const next = async (): Promise<CsvRecord | undefined> => {
+    if (closed) return undefined;
+    while (taken === batch.length) {
+      if (ended) return undefined;
+      batch = [];
+      taken = 0;
+      try {
+        const chunk = await chunks.next();
+        if (chunk.done) {
+          ended = true;
+          parser.push(decoder.end(), batch);
+          parser.end(batch);
+        } else parser.push(decoder.decode(chunk.value), batch);
+      } catch (error) {
+        ended = true;
+        progress.done();
+        throw describeStreamError(name, streamError ?? error);
+      }
     }
+    return batch[taken++];
   };
 
-  let closed = false;
   const close = async () => {
     if (closed) return;
     closed = true;
     progress.done();
-    await iterator.return?.();
+    await chunks.return?.();
   };
   const refuse = async (message: string): Promise<never> => {
     await close();
@@ -126,21 +135,16 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
   };
 
   let first = await next();
-  if (first.done) fail("file has no header row");
+  if (!first) fail("file has no header row");
   if (options.layout) {
-    for (let skipped = 0; !options.layout.isHeader(first.value.record); skipped += 1) {
+    for (let skipped = 0; !options.layout.isHeader(first.record); skipped += 1) {
       if (skipped >= options.layout.maxPreamble) await refuse(`no header row in the first ${options.layout.maxPreamble + 1} rows`);
       first = await next();
-      if (first.done) fail("file has no header row");
+      if (!first) fail("file has no header row");
     }
   }
-  const headerLine = first.value.info.lines;
-  const header = first.value.record.map((h) => h.trim());
-  // csv-parse builds an Error, stack trace and all, for every record whose length differs from its FIRST record's,
-  // even when relaxed; after a one-field title line (ELSI) that was every data row, a tenth of that file's load.
-  // Its expected length becomes the header's (an internal field: if it ever moves, only that cost comes back).
-  const parserState = (parser as unknown as { state?: { expectedRecordLength?: unknown } }).state;
-  if (typeof parserState?.expectedRecordLength === "number") parserState.expectedRecordLength = header.length;
+  const headerLine = first.line;
+  const header = first.record.map((h) => h.trim());
   const seen = new Set<string>();
   for (const column of header) {
     // Unnamed columns (a trailing comma) are tolerated and never read.
@@ -180,22 +184,21 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
       try {
         for (;;) {
           const result = await next();
-          if (result.done) break;
-          const { record, info } = result.value;
+          if (!result) break;
+          const { record, line } = result;
           if (inFooter || options.layout?.isFooter(record)) {
-            if (!options.layout!.isFooter(record))
-              fail(`line ${info.lines}: a data row after the footer notes (truncated or broken table)`);
+            if (!options.layout!.isFooter(record)) fail(`line ${line}: a data row after the footer notes (truncated or broken table)`);
             inFooter = true;
             continue;
           }
           if (record.length !== header.length) {
             fail(
-              `line ${info.lines}: ${record.length} field(s) where the header has ${header.length}` +
+              `line ${line}: ${record.length} field(s) where the header has ${header.length}` +
                 (record.length < header.length ? " (truncated or broken row)" : " (extra fields or an unquoted comma)"),
             );
           }
           read += 1;
-          yield { line: info.lines, values: record, get: (column: string) => record[index.get(column) ?? -1] ?? "" };
+          yield { line, values: record, get: (column: string) => record[index.get(column) ?? -1] ?? "" };
         }
       } finally {
         // Also when stopped early (an error while writing): close the file instead of leaving it open.
@@ -204,6 +207,9 @@ export async function openCsv(filePath: string, name: string, options: OpenCsvOp
     },
   };
 }
+
+/** Bytes per read (and per gunzip output chunk): fewer, larger chunks cost less per byte. */
+const CHUNK = 256 * 1024;
 
 function readHead(filePath: string): Buffer {
   const fd = fs.openSync(filePath, "r");
@@ -218,56 +224,54 @@ function readHead(filePath: string): Buffer {
 
 function describeStreamError(name: string, error: unknown): Error {
   if (error instanceof BadRequestError) return error;
-  const e = error as { code?: string; message?: string; lines?: number };
+  if (error instanceof CsvSyntaxError)
+    return new BadRequestError(`${name}: line ${error.line}: malformed CSV (${error.code}): ${error.message}`);
+  const e = error as { code?: string; message?: string };
   if (e?.code === "Z_DATA_ERROR" || e?.code === "Z_BUF_ERROR" || /unexpected end of file/i.test(e?.message ?? "")) {
     return new BadRequestError(`${name}: the gzip data is corrupt or truncated (${e.message})`);
-  }
-  if (typeof e?.code === "string" && e.code.startsWith("CSV_")) {
-    return new BadRequestError(`${name}: line ${e.lines ?? "?"}: malformed CSV (${e.code}): ${e.message}`);
   }
   return error instanceof Error ? error : new Error(String(error));
 }
 
 /**
- * Passes bytes through unchanged but fails on the first invalid UTF-8 sequence, naming its line:
- * csv-parse would otherwise turn bad bytes (a Latin-1 or Windows-1252 export) into U+FFFD silently.
+ * Decodes the file's bytes chunk by chunk, failing on the first invalid UTF-8 sequence and naming its line:
+ * a Latin-1 or Windows-1252 export must be refused, not read with U+FFFD in place of its accents.
+ * A leading BOM is dropped (TextDecoder's default).
  */
-class Utf8Validator extends Transform {
+export class Utf8Decoder {
   private readonly decoder = new TextDecoder("utf-8", { fatal: true });
   private newlines = 0;
   private started = false;
   /** Bytes of an incomplete character carried over from the previous chunk (for the error position). */
   private carry: Buffer = Buffer.alloc(0);
 
-  constructor(private readonly name: string) {
-    super();
-  }
+  constructor(private readonly name: string) {}
 
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+  decode(chunk: Buffer): string {
     if (!this.started) {
       this.started = true;
       if ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff)) {
-        return callback(new BadRequestError(`${this.name}: line 1: the file is UTF-16 encoded; save it as UTF-8`));
+        throw new BadRequestError(`${this.name}: line 1: the file is UTF-16 encoded; save it as UTF-8`);
       }
     }
+    let text: string;
     try {
-      this.decoder.decode(chunk, { stream: true });
+      text = this.decoder.decode(chunk, { stream: true });
     } catch {
-      return callback(this.invalidAt(chunk));
+      throw this.invalidAt(chunk);
     }
-    if (chunk.includes(0)) return callback(this.invalidAt(chunk, true));
+    if (chunk.includes(0)) throw this.invalidAt(chunk, true);
     this.carry = trailingIncomplete(chunk);
     this.newlines += countNewlines(chunk);
-    callback(null, chunk);
+    return text;
   }
 
-  override _flush(callback: TransformCallback): void {
+  end(): string {
     try {
-      this.decoder.decode();
+      return this.decoder.decode();
     } catch {
-      return callback(new BadRequestError(`${this.name}: line ${this.newlines + 1}: the file ends inside a UTF-8 character (truncated?)`));
+      throw new BadRequestError(`${this.name}: line ${this.newlines + 1}: the file ends inside a UTF-8 character (truncated?)`);
     }
-    callback();
   }
 
   private invalidAt(chunk: Buffer, nul = false): BadRequestError {

@@ -71,6 +71,8 @@ describe("openCsv", () => {
     ],
     ["nul.csv", Buffer.from("id,name\n1,a\u0000b\n"), /line 2: a NUL byte/],
     ["quote.csv", 'id,name\n1,"open\n2,b\n', /malformed CSV \(CSV_QUOTE_NOT_CLOSED\)/],
+    ["stray-quote.csv", 'id,name\n1,x"y"\n', /line 2: malformed CSV \(INVALID_OPENING_QUOTE\)/],
+    ["after-quote.csv", 'id,name\n1,"x"y\n', /line 2: malformed CSV \(CSV_INVALID_CLOSING_QUOTE\)/],
     ["short.csv", "id,name\n1,a\n2\n", /line 3: 1 field\(s\) where the header has 2 \(truncated/],
     ["long.csv", "id,name\n1,a,extra\n", /line 2: 3 field\(s\) where the header has 2 \(extra fields/],
     ["dupe.csv", "id,id\n1,2\n", /line 1: the header names column "id" twice/],
@@ -79,6 +81,15 @@ describe("openCsv", () => {
     const error = await failure(p);
     expect(error.message).toMatch(message);
     expect(error).toBeInstanceOf(BadRequestError);
+  });
+
+  it("reads nothing more once closed", async () => {
+    const csv = await openCsv(file("closed.csv", "id,name\n1,a\n2,b"), "closed.csv", { progress: false });
+    await csv.close();
+    const rows: CsvRow[] = [];
+    for await (const row of csv.rows()) rows.push(row);
+    expect(rows).toEqual([]);
+    expect(csv.read).toBe(0);
   });
 
   it("names every missing header column", async () => {
