@@ -40,13 +40,17 @@ export interface NumberOptions {
 
 const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)$/;
 
+/** A code table's own entry: a field reading "constructor" or "toString" is not a code (plain-object lookups inherit those). */
+const ownCode = (codes: Readonly<Record<string, ValueStatus>> | undefined, text: string): ValueStatus | undefined =>
+  codes && Object.hasOwn(codes, text) ? codes[text] : undefined;
+
 /** A number or a special code; throws RowError for anything else. */
 export function measure(raw: string, column: string, options: NumberOptions = {}): Measured {
   const text = raw.trim();
-  const own = options.codes?.[text];
+  const own = ownCode(options.codes, text);
   if (own) return { value: null, status: own };
   if (!options.allowNegative || text === "") {
-    const code = SPECIAL_CODES[text];
+    const code = ownCode(SPECIAL_CODES, text);
     if (code) return { value: null, status: code };
   }
   const plain = text.replace(/,/g, "");
@@ -73,7 +77,7 @@ export function text(raw: string): string | null {
 
 export function code(raw: string): string | null {
   const value = raw.trim();
-  return value in SPECIAL_CODES ? null : value;
+  return ownCode(SPECIAL_CODES, value) ? null : value;
 }
 
 const STATES = new Set(
