@@ -24,6 +24,7 @@ import { seedDemoLayer } from "../src/seed/demo/demo.service";
 import { createOrganization } from "../src/features/account/organizations/organization.service";
 import { INGEST_SOURCES, runIngest } from "../src/ingest";
 import { SMOKE } from "./harness";
+import { smokeServerTemplate } from "./smoke-template";
 
 /** A smoke run (BENCH_SMOKE=1) has its own small database and leaves the measured one alone. */
 export const BENCH_DATABASE = SMOKE ? "edmarket_bench_smoke" : "edmarket_bench";
@@ -101,10 +102,10 @@ export async function fingerprintedDatabase(
     return { url, loaded: false };
   }
   options.log(existing ? `recreating ${name} (${options.reuse ? "its data differs" : "no --reuse"})` : `creating ${name}`);
-  await withAdmin(adminUrl, async (c) => {
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.query(`CREATE DATABASE ${name}`);
-  });
+  await withAdmin(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  // A smoke run's copy of the migrated template (bench/smoke-template.ts): the load's migrate has nothing left to apply.
+  const template = await smokeServerTemplate(adminUrl);
+  await withAdmin(adminUrl, (c) => c.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`));
   const db = await createDb({ databaseUrl: url, poolSize: 2 });
   try {
     await load(db);

@@ -43,7 +43,13 @@ const TITLES = [
 const FILLER =
   "Families can find calendars, enrollment forms and transportation information on this page. Our schools offer advanced coursework, career and technical education, fine arts and athletics. ";
 
-/** The generated site: path -> [content type, body]. 201 pages; the crawl stops at 200. */
+/**
+ * Pages a run crawls: 200, or in a smoke run (BENCH_SMOKE=1) 40 (2 sections: every kind of page, PDFs included, in a
+ * fifth of the CPU).
+ */
+const PAGES = SMOKE ? 40 : 200;
+
+/** The generated site: path -> [content type, body]. PAGES + 1 pages (PAGES / 20 sections of 19); the crawl stops at PAGES. */
 function generateSite(): Map<string, [string, Buffer]> {
   const files = new Map<string, [string, Buffer]>();
   const html = (title: string, body: string) =>
@@ -51,7 +57,7 @@ function generateSite(): Map<string, [string, Buffer]> {
       `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><header><nav><a href="/">Home</a></nav></header><main><h1>${title}</h1>${body}</main><footer><p>Bench Valley Schools · info@benchvalley.example</p></footer></body></html>`,
     );
   const person = (n: number) => `${FIRST[n % FIRST.length]} ${LAST[Math.floor(n / FIRST.length) % LAST.length]}`;
-  const sections = Array.from({ length: 10 }, (_, s) => s);
+  const sections = Array.from({ length: PAGES / 20 }, (_, s) => s);
   files.set("/", [
     "text/html",
     html(
@@ -141,7 +147,7 @@ async function measure(db: Db, origin: string): Promise<Round> {
     LOG_LEVEL: "warn",
     EXTRACTION_ALLOW_PRIVATE_HOSTS: "true",
     EXTRACTION_HOST_DELAY_MS: "0",
-    EXTRACTION_MAX_PAGES: "200",
+    EXTRACTION_MAX_PAGES: String(PAGES),
     EXTRACTION_MAX_DEPTH: "3",
   });
   const [{ id }] = await db.query<{ id: string }>(
@@ -185,7 +191,7 @@ async function main(): Promise<void> {
         const measured: Round[] = [];
         for (let r = 0; r < rounds; r += 1) {
           const m = await measure(db, site.origin);
-          if (m.summary.status !== "completed" || m.summary.pages_fetched !== 200)
+          if (m.summary.status !== "completed" || m.summary.pages_fetched !== PAGES)
             throw new Error(`round ${r}: ${m.summary.status}, ${m.summary.pages_fetched} pages`);
           log(`${target.name} round ${r + 1}: ${m.summary.pages_fetched} pages in ${m.totalMs} ms, peak RSS ${mib(m.peakRss)} MiB`);
           measured.push(m);
@@ -194,11 +200,11 @@ async function main(): Promise<void> {
         results.push({
           database: target.name,
           rounds,
-          pages: 200,
+          pages: PAGES,
           bytes: measured[0]!.summary.bytes,
           counts: measured[0]!.summary.counts,
-          crawl_pages_per_second: round(200 / (median(crawlMs) / 1000), 1),
-          total_pages_per_second: round(200 / (median(measured.map((m) => m.totalMs)) / 1000), 1),
+          crawl_pages_per_second: round(PAGES / (median(crawlMs) / 1000), 1),
+          total_pages_per_second: round(PAGES / (median(measured.map((m) => m.totalMs)) / 1000), 1),
           median_ms: Object.fromEntries(
             ["map", "fetch", "extract", "summarize", "store"].map((stage) => [
               stage,

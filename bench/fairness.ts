@@ -46,11 +46,11 @@ const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const DURATION = arg("duration", SMOKE ? 1 : 20);
-/** The victim's warm-ups before the unloaded phases (compiled operations, pool connections). */
-const WARMUP = SMOKE ? 0.5 : 2;
+const DURATION = arg("duration", SMOKE ? 0.5 : 20);
+/** The victim's warm-ups before the unloaded phases (compiled operations, pool connections); none in a smoke run. */
+const WARMUP = SMOKE ? 0 : 2;
 const CONNECTIONS = arg("connections", SMOKE ? 4 : 32);
-const DISTRICTS = arg("districts", SMOKE ? 2_000 : 30_000);
+const DISTRICTS = arg("districts", SMOKE ? 500 : 30_000);
 /** The victim's requests per second: a paced client, well inside its own 50/s. */
 const VICTIM_RPS = arg("victim-rps", 25);
 const BENCH_DB = SMOKE ? "edmarket_fairness_bench_smoke" : "edmarket_fairness_bench";
@@ -179,7 +179,8 @@ async function loaded(
 ): Promise<{ victim: VictimRun; flood: FloodRun; server_cpu_share_of_one_core: number }> {
   const cpuBefore = processCpuMs(server.process.pid);
   const wallBefore = performance.now();
-  const flood = client<FloodRun>(["flood", server.base + EXPENSIVE, floodKey, String(connections), String(DURATION + 1)]);
+  // Longer than the victim by its process's start (a smoke run's half-second phases: half a second more).
+  const flood = client<FloodRun>(["flood", server.base + EXPENSIVE, floodKey, String(connections), String(DURATION + (SMOKE ? 0.5 : 1))]);
   await flood.started;
   const measured = await victim(server.base, victimKey, DURATION);
   const serverShare = round((processCpuMs(server.process.pid) - cpuBefore) / (performance.now() - wallBefore));
@@ -216,10 +217,10 @@ async function main(): Promise<void> {
   if (PIN && server.process.pid) spawnSync("taskset", ["-a", "-p", "-c", "0", String(server.process.pid)], { stdio: "ignore" });
   let results: Record<string, unknown>;
   try {
-    await victim(server.base, keys.victim, WARMUP); // warm-up: compiled operations, pool connections
+    if (WARMUP) await victim(server.base, keys.victim, WARMUP); // warm-up: compiled operations, pool connections
     log(`unloaded: victim alone for ${DURATION} s, then a limited and an unlimited key taking turns (the limiter's overhead)`);
     const unloaded = await victim(server.base, keys.victim, DURATION);
-    await victim(server.base, keys.unlimited, WARMUP);
+    if (WARMUP) await victim(server.base, keys.unlimited, WARMUP);
     // The limiter's overhead: a limited and an unlimited key taking turns, so both meet the same machine load.
     const [withLimiter, withoutLimiter] = await interleaved(server.base, [keys.victim, keys.unlimited], DURATION);
     log(`limited flood: ${CONNECTIONS} connections of the pro flood key for ${DURATION} s`);

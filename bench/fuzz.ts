@@ -11,7 +11,7 @@
  * REST adapter and a sending job queue, as an API process serves it) with rate limits no run meets.
  *
  *   node scripts/run-ts.js bench/fuzz.ts [--runs N] [--seed S] [--concurrency C] [--timeout MS] [--keep]
- *   BENCH_SMOKE=1 node scripts/run-ts.js bench/fuzz.ts   (300 requests: seconds)
+ *   BENCH_SMOKE=1 node scripts/run-ts.js bench/fuzz.ts   (100 requests: seconds)
  *
  * Exits 1 when any problem was seen (after writing the figures), printing each kept failure with its request.
  */
@@ -36,7 +36,7 @@ import { smokeServerTemplate } from "./smoke-template";
 
 const DATABASE = SMOKE ? "edm_fuzz_bench_smoke" : "edm_fuzz_bench";
 
-const RUNS = integerOption("runs", SMOKE ? 300 : 100_000);
+const RUNS = integerOption("runs", SMOKE ? 100 : 100_000);
 const SEED = integerOption("seed", 26_2026);
 const CONCURRENCY = integerOption("concurrency", 8);
 const TIMEOUT_MS = integerOption("timeout", 10_000);

@@ -226,7 +226,7 @@ async function backendPids(databaseUrl: string): Promise<number[]> {
 export async function measure(server: Child, target: Target, settings: LoadSettings, databaseUrl: string): Promise<Measured> {
   // autocannon ends a run at its next sample tick (every second by default): a smoke run's fractions of a second
   // would each last a whole second without a shorter tick.
-  const options = { ...target, connections: settings.connections, timeout: 60, ...(SMOKE ? { sampleInt: 250 } : {}) };
+  const options = { ...target, connections: settings.connections, timeout: 60, ...(SMOKE ? { sampleInt: 100 } : {}) };
   if (settings.warmup > 0) await autocannon({ ...options, duration: settings.warmup });
   // The warm-up opened the pool's connections: their backends are the ones the measured run uses.
   const pids = [server.process.pid as number, ...(await backendPids(databaseUrl))];
@@ -334,14 +334,15 @@ export interface BenchArgs {
 
 /**
  * Reads `--reuse --duration --warmup --connections --rounds --service-root`, each bench with its own defaults (a smoke
- * run's: a quarter-second warm-up and half a second measured, 2 connections, 1 round: a few requests per target).
+ * run's: a tenth of a second of warm-up and a fifth measured, 2 connections, 1 round: a few requests per target; its CPU
+ * is taken from the test suites CI runs beside it).
  */
 export function parseBenchArgs(
   argv: string[],
   benchDefaults: Pick<BenchArgs, "duration" | "warmup" | "connections" | "rounds">,
   ownRoot: string,
 ): BenchArgs {
-  const defaults = SMOKE ? { duration: 0.5, warmup: 0.25, connections: 2, rounds: 1 } : benchDefaults;
+  const defaults = SMOKE ? { duration: 0.2, warmup: 0.1, connections: 2, rounds: 1 } : benchDefaults;
   const value = (name: keyof typeof defaults) => numberOption(name, defaults[name], argv);
   return {
     // A smoke run's database is fingerprinted tiny data: reusing it is always right.

@@ -54,8 +54,8 @@ import {
 } from "./harness";
 import { LOAD_SEED_DATABASE, prepareLoadSeed } from "./load-database";
 
-const DURATION_S = numberOption("duration", SMOKE ? 3 : 300);
-const WARMUP_S = numberOption("warmup", SMOKE ? 1 : 15);
+const DURATION_S = numberOption("duration", SMOKE ? 0.5 : 300);
+const WARMUP_S = numberOption("warmup", SMOKE ? 0.25 : 15);
 const CLIENTS = numberOption("clients", SMOKE ? 4 : 50);
 const ORGS = numberOption("orgs", SMOKE ? 3 : 25);
 // A smoke run starts one of each: every process runs the same code, a second one only costs start-up CPU.

@@ -25,7 +25,7 @@
  * --kinds scores only those kinds of queries and embeds only the entity types they need (all schools take
  * about 101,000 texts, 20 minutes of one core with the offline model; news queries answer districts).
  *
- * BENCH_SMOKE=1: a few districts, then 500 synthetic vectors from 16 real profiles, on embedded only; writes nothing.
+ * BENCH_SMOKE=1: a few districts, then 100 synthetic vectors from 16 real profiles, on embedded only; writes nothing.
  */
 import "reflect-metadata";
 import fs from "node:fs";
@@ -59,7 +59,7 @@ const args = process.argv.slice(2);
 process.env.LOG_LEVEL ??= "silent";
 const SERVER = BENCH_ADMIN_URL;
 const DATABASE = "edm_semantic_bench";
-const VECTORS = SMOKE ? 500 : args.includes("--vectors") ? Number(args[args.indexOf("--vectors") + 1]) : 100_000;
+const VECTORS = SMOKE ? 100 : args.includes("--vectors") ? Number(args[args.indexOf("--vectors") + 1]) : 100_000;
 const MODES: RetrievalMode[] = ["lexical", "vector", "hybrid"];
 /** BENCH_SEMANTIC_KEEP=1: the synthetic databases (the 100,000-vector fill takes minutes, on PGlite ten) and corpus are kept and reused. */
 const KEEP = process.env.BENCH_SEMANTIC_KEEP === "1";
@@ -478,7 +478,7 @@ async function latency(db: Db, c: Corpus, label: string, rounds: number) {
     ranking[kase.name] = { searches: ms.length, ...summarize(ms), cpu_per_search_ms: round((await cpu()) / ms.length, 1) };
     log(`${label} ranking, ${kase.name}: ${JSON.stringify(ranking[kase.name])}`);
   }
-  const endpoint = await endpointLatency(db, c, label, SMOKE ? 2 : 40);
+  const endpoint = await endpointLatency(db, c, label, SMOKE ? 1 : 40);
   return {
     vectors: VECTORS,
     vector_search: db.hasVector
@@ -628,7 +628,7 @@ async function main(): Promise<void> {
     }
   }
   if (SMOKE) {
-    // Seconds: a few real districts embedded in memory, three queries through each mode, then 500 synthetic vectors.
+    // Seconds: a few real districts embedded in memory, three queries through each mode, then 100 synthetic vectors.
     const db = await createDb({ dataDir: "memory://", loadDataDir: await smokeEmbeddedTemplate() });
     await migrate(db);
     for (const [fed, name, state] of [

@@ -15,7 +15,7 @@
  * 1 article in 500) and common (a topic: 1 article in 3, which reads far more rows than a real topic would).
  *
  *   node scripts/run-ts.js bench/signals-api.ts [--articles N] [--requests N] [--keep]
- *   BENCH_SMOKE=1 node scripts/run-ts.js bench/signals-api.ts   (2,000 articles, 10 requests per case: seconds)
+ *   BENCH_SMOKE=1 node scripts/run-ts.js bench/signals-api.ts   (500 articles, 10 requests per case: seconds)
  */
 import "reflect-metadata";
 import type http from "node:http";
@@ -34,7 +34,7 @@ import { smokeServerTemplate } from "./smoke-template";
 
 const DATABASE = SMOKE ? "edm_signals_api_bench_smoke" : "edm_signals_api_bench";
 
-const ARTICLES = integerOption("articles", SMOKE ? 2_000 : 100_000);
+const ARTICLES = integerOption("articles", SMOKE ? 500 : 100_000);
 const REQUESTS = integerOption("requests", SMOKE ? 10 : 200);
 const WARMUP = SMOKE ? 2 : 20;
 const KEEP = process.argv.includes("--keep");

@@ -3,9 +3,10 @@
  * - embedded (bench:unlock, bench:extract, bench:news-ingest, bench:semantic): one migrated PGlite data directory instead
  *   of each database running initdb, about 5 s of CPU apiece; a tar built by the first smoke run that needs it and kept
  *   under node_modules/.cache/bench-smoke, named by the migrations and the PGlite versions;
- * - PostgreSQL (bench:unlock, bench:fairness, bench:news-ingest, bench:signals-api, bench:export, bench:fuzz): the
- *   database `edmarket_smoke_migrated` on the bench server, copied by `CREATE DATABASE ... TEMPLATE` instead of each
- *   new database being migrated; its comment names the migrations it holds.
+ * - PostgreSQL (bench:unlock, bench:fairness, bench:news-ingest, bench:signals-api, bench:export, bench:fuzz, bench:signals,
+ *   and the fingerprinted databases of bench:districts, bench:graphql and bench:load): the database
+ *   `edmarket_smoke_migrated` on the bench server, copied by `CREATE DATABASE ... TEMPLATE` instead of each new database
+ *   being migrated; its comment names the migrations it holds.
  * The benches still run their migrations on the copy (nothing left to apply). Outside a smoke run there is no template:
  * a real run's databases are created new.
  */

@@ -31,10 +31,12 @@ export const SMOKE_RUNS: Record<string, string[]> = {
   "bench:fuzz": [],
 };
 
+const packageScripts = (): Record<string, string> =>
+  (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+
 /** The bench scripts of package.json (bench:smoke, this runner, aside). */
 export function benchScripts(): string[] {
-  const scripts = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-  return Object.keys(scripts).filter((name) => name.startsWith("bench:") && name !== "bench:smoke");
+  return Object.keys(packageScripts()).filter((name) => name.startsWith("bench:") && name !== "bench:smoke");
 }
 
 /** Bench scripts without a smoke entry (an error), and entries naming no script (skipped: a bench not merged yet). */
@@ -54,12 +56,19 @@ function main(): void {
   }
   if (unknown.length) process.stderr.write(`[smoke] skipped, no such package.json script: ${unknown.join(", ")}\n`);
   const timings: string[] = [];
+  const scripts = packageScripts();
   for (const script of benchScripts()) {
     const started = Date.now();
     process.stderr.write(`[smoke] ${script}\n`);
-    const run = spawnSync("npm", ["run", "--silent", script, "--", ...SMOKE_RUNS[script]], {
+    // The script's own command line, run by the shell as `npm run` runs it (its arguments appended, node_modules/.bin
+    // first on the PATH), without starting npm itself thirteen times: a quarter of a CPU-second each.
+    const run = spawnSync("sh", ["-c", `${scripts[script]} "$@"`, script, ...SMOKE_RUNS[script]], {
       cwd: root,
-      env: { ...process.env, BENCH_SMOKE: "1" },
+      env: {
+        ...process.env,
+        BENCH_SMOKE: "1",
+        PATH: `${path.join(root, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}`,
+      },
       stdio: ["ignore", "ignore", "inherit"],
       timeout: 5 * 60_000,
     });

@@ -50,10 +50,10 @@ const arg = (name: string, fallback: number) => {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
 // A smoke run (BENCH_SMOKE=1): a fraction of a second each, a few callers, districts enough for them.
-const DURATION = arg("duration", SMOKE ? 0.5 : 10);
-const WARMUP = arg("warmup", SMOKE ? 0.25 : 2);
+const DURATION = arg("duration", SMOKE ? 0.2 : 10);
+const WARMUP = arg("warmup", SMOKE ? 0.1 : 2);
 const CONNECTIONS = arg("connections", SMOKE ? 4 : 50);
-const DISTRICTS = arg("districts", SMOKE ? 2_000 : 30_000);
+const DISTRICTS = arg("districts", SMOKE ? 500 : 30_000);
 const COST = 6;
 /** --database postgresql|embedded: one of them only (default both). */
 const DATABASES = (() => {
