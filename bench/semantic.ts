@@ -15,8 +15,8 @@
  *    86 queries, embedded), then p50/p95 and CPU per search of the ranking (refresh, scan and the search statement;
  *    hybrid, limit 10) and of the endpoint (POST /api/v1/semantic-search over HTTP in this process, the real model
  *    embedding each query), without a filter, with a common state (CA, 5%) and a rare one (RI, 0.3%); and recall@10 of
- *    the vector retrieval against the exact nearest 10 (computed here over the same vectors): HNSW at ef_search 40,
- *    100 and 200, and the in-process scan, without a filter and with `state`.
+ *    the vector retrieval against the exact nearest 10 (computed here over the same vectors): HNSW at ef_search 100,
+ *    200, 400 (the service's), 600 and 800 (`--ef`), and the in-process scan, without a filter and with `state`.
  *    BENCH_SEMANTIC_KEEP=1 keeps the synthetic databases and the embedded corpus for the next run.
  *
  *   node scripts/run-ts.js bench/semantic.ts [--skip-relevance] [--skip-latency] [--vectors N] [--base N]
@@ -64,7 +64,7 @@ const MODES: RetrievalMode[] = ["lexical", "vector", "hybrid"];
 /** BENCH_SEMANTIC_KEEP=1: the synthetic databases (the 100,000-vector fill takes minutes, on PGlite ten) and corpus are kept and reused. */
 const KEEP = process.env.BENCH_SEMANTIC_KEEP === "1";
 /** ef_search values whose HNSW recall is measured (`--ef 40,100,200`). */
-const EF_SEARCH = args.includes("--ef") ? args[args.indexOf("--ef") + 1]!.split(",").map(Number) : [40, 100, 200, 400, 800];
+const EF_SEARCH = args.includes("--ef") ? args[args.indexOf("--ef") + 1]!.split(",").map(Number) : [100, 200, 400, 600, 800];
 /** Real profiles embedded as the base of the synthetic corpus (buildCorpus). */
 const BASE_VECTORS = args.includes("--base") ? Number(args[args.indexOf("--base") + 1]) : 2_000;
 const LATENCY_ON = args.includes("--latency-on") ? [args[args.indexOf("--latency-on") + 1]!] : ["embedded", "postgres"];
@@ -589,7 +589,7 @@ async function vectorRecall(db: Db, c: Corpus, queries: number) {
         });
         return rows.map((r) => r.entity_id);
       });
-    for (const ef of SMOKE ? [100] : EF_SEARCH) {
+    for (const ef of SMOKE ? [Number(HNSW_SEARCH_SETTINGS["hnsw.ef_search"])] : EF_SEARCH) {
       const started = performance.now();
       const recall = await hnsw(ef);
       // Two passes over the sample (without and with the filter): the vector retrieval's own time, HNSW alone.
