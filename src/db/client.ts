@@ -57,15 +57,19 @@ export interface DbOptions {
   statementTimeoutMs?: number;
   /** Embedded only: start from this dumped data directory (`dumpDataDir`) instead of a new one (tests' template). */
   loadDataDir?: Blob;
+  /** Embedded only: initdb's further arguments, for a new data directory (the tests' template). */
+  initdbArgs?: string[];
+  /** Embedded only: server settings for this boot, as `postgres -c name=value` (the tests' template). */
+  settings?: Record<string, string>;
 }
 
 export async function createDb(options: DbOptions): Promise<Db> {
   return options.databaseUrl
     ? createPostgresDb(options.databaseUrl, options.poolSize ?? 10, options.statementTimeoutMs)
-    : createEmbeddedDb(options.dataDir ?? "memory://", options.loadDataDir);
+    : createEmbeddedDb(options.dataDir ?? "memory://", options);
 }
 
-async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db> {
+async function createEmbeddedDb(dataDir: string, { loadDataDir, initdbArgs, settings }: DbOptions): Promise<Db> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { vector } = await import("@electric-sql/pglite-pgvector");
   // A package subpath export, which TypeScript's CommonJS resolution cannot type: require it.
@@ -85,6 +89,11 @@ async function createEmbeddedDb(dataDir: string, loadDataDir?: Blob): Promise<Db
       dataDir: location,
       extensions: { vector, pg_trgm },
       loadDataDir,
+      initDbStartParams: initdbArgs,
+      startParams: settings && [
+        ...PGlite.defaultStartParams,
+        ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
+      ],
       parsers: { 20: Number, 1700: Number, 1082: (v: string) => v },
     })) as unknown as PGlite;
   } catch (error) {
