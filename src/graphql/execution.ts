@@ -164,8 +164,9 @@ export class ExecutionEngine {
 
   /**
    * Validates a REST operation (the route table's, fixed). Throws when the operation is invalid: a programming
-   * error, found when the router is built. It is compiled when a request first needs it (compiling the whole
-   * table took 0.6 s of every start, and of every test file's app, which asks for a few routes).
+   * error, found by test/rest/openapi.test.ts, which prepares every route. Validated and compiled when a request
+   * first needs it (compiling the whole table took 0.6 s of every start, and of every test file's app, which asks
+   * for a few routes; validating it 150 ms).
    */
   checkRest(document: DocumentNode): void {
     if (this.restOperations.has(document)) return;

@@ -93,7 +93,7 @@ test("the document is served without a key and validates as OpenAPI 3.1", async 
   expect((await t.http.get("/api/v1/districts")).status).toBe(401);
 });
 
-test("every route's operation compiles (the router validates them when built; each compiles when first requested)", () => {
+test("every route's operation validates and compiles (each is prepared when a request first needs it)", () => {
   for (const spec of routes) expect(() => t.engine.prepareRest(spec.document)).not.toThrow();
 });
 
