@@ -21,8 +21,17 @@ describe("request deadline", () => {
     t = await createTestApp({ REQUEST_TIMEOUT_MS: "300", API_KEY_CACHE_SECONDS: "600" });
     control = controlChannel(t.db);
     await insertDistrict(t.db, { name: "Deadline District", state: "NE" });
-    await t.get("/api/v1/districts?limit=1", "internal").expect(200);
-    await t.get("/api/v1/districts?limit=1", "enterprise").expect(200);
+    // Warmed until answered: a first request also validates and compiles the route's operation, which on a machine
+    // running both CI suites at once can take longer than the 300 ms budget itself (a 400 then; compiled all the same).
+    for (const plan of ["internal", "enterprise"] as const)
+      expect(
+        (
+          await until(
+            () => t.get("/api/v1/districts?limit=1", plan),
+            (r) => r.status === 200,
+          )
+        ).status,
+      ).toBe(200);
   });
   afterAll(async () => {
     await control.close();
