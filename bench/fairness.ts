@@ -39,20 +39,18 @@ import {
   stopChild,
   writeResults,
   BENCH_ADMIN_URL,
+  integerOption,
+  numberOption,
 } from "./harness";
 import { smokeServerTemplate } from "./smoke-template";
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const DURATION = arg("duration", SMOKE ? 0.5 : 20);
+const DURATION = numberOption("duration", SMOKE ? 0.5 : 20);
 /** The victim's warm-ups before the unloaded phases (compiled operations, pool connections); none in a smoke run. */
 const WARMUP = SMOKE ? 0 : 2;
-const CONNECTIONS = arg("connections", SMOKE ? 4 : 32);
-const DISTRICTS = arg("districts", SMOKE ? 500 : 30_000);
+const CONNECTIONS = integerOption("connections", SMOKE ? 4 : 32);
+const DISTRICTS = integerOption("districts", SMOKE ? 500 : 30_000);
 /** The victim's requests per second: a paced client, well inside its own 50/s. */
-const VICTIM_RPS = arg("victim-rps", 25);
+const VICTIM_RPS = numberOption("victim-rps", 25);
 const BENCH_DB = SMOKE ? "edmarket_fairness_bench_smoke" : "edmarket_fairness_bench";
 const RESULTS_FILE = path.join(packageRoot, "bench/results/fairness.json");
 const README_FILE = path.join(packageRoot, "bench/README.md");
@@ -106,7 +104,7 @@ const STEADY_AFTER_S = 5;
 /** --pin: the service on CPU 0, the clients on CPU 1 (PostgreSQL and everything else unpinned). */
 const PIN = process.argv.includes("--pin");
 /** A second limited flood with few connections, so the flood's own client does not starve the machine's CPUs. */
-const FEW_CONNECTIONS = arg("few-connections", SMOKE ? 2 : 4);
+const FEW_CONNECTIONS = integerOption("few-connections", SMOKE ? 2 : 4);
 
 /**
  * Runs one client of bench/fairness-client.ts in a process of its own (the bench's own event loop never

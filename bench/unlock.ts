@@ -42,18 +42,16 @@ import {
   stopChild,
   writeResults,
   BENCH_ADMIN_URL,
+  integerOption,
+  numberOption,
 } from "./harness";
 import { smokeEmbeddedTemplate, smokeServerTemplate } from "./smoke-template";
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
 // A smoke run (BENCH_SMOKE=1): a fraction of a second each, a few callers, districts enough for them.
-const DURATION = arg("duration", SMOKE ? 0.2 : 10);
-const WARMUP = arg("warmup", SMOKE ? 0.1 : 2);
-const CONNECTIONS = arg("connections", SMOKE ? 4 : 50);
-const DISTRICTS = arg("districts", SMOKE ? 500 : 30_000);
+const DURATION = numberOption("duration", SMOKE ? 0.2 : 10);
+const WARMUP = numberOption("warmup", SMOKE ? 0.1 : 2);
+const CONNECTIONS = integerOption("connections", SMOKE ? 4 : 50);
+const DISTRICTS = integerOption("districts", SMOKE ? 500 : 30_000);
 const COST = 6;
 /** --database postgresql|embedded: one of them only (default both). */
 const DATABASES = (() => {
