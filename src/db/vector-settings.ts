@@ -4,7 +4,7 @@
  * one statement, not a transaction with SET LOCALs. Without the extension they are inert placeholders.
  *
  * - `hnsw.ef_search`: candidates the HNSW scan keeps; 400 with the build settings of vector-index.ts gives recall@10
- *   0.98 against exact search at 100,000 vectors, about 10 ms a query on PGlite (bench/semantic.ts);
+ *   0.96 against exact search at 100,000 vectors, about 15 ms a query on PGlite (bench/semantic.ts);
  * - `hnsw.iterative_scan = relaxed_order` (pgvector 0.8): the scan goes on until the statement's own conditions
  *   (passages the caller has not unlocked) leave enough rows, so a page is never short while matches exist.
  */

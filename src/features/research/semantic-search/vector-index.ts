@@ -18,7 +18,7 @@ import type { Db } from "../../../db/client";
 import { scanVectors, type ScanFilters } from "./vector-scan";
 
 /**
- * HNSW build settings, with ef_search in src/db/vector-settings.ts: recall@10 against exact search 0.98 at 100,000
+ * HNSW build settings, with ef_search in src/db/vector-settings.ts: recall@10 against exact search 0.96 at 100,000
  * vectors (bench/semantic.ts; m 16 / ef_construction 64 gave 0.90 at ef_search 400, 0.64 at 100). The build takes
  * about 4 minutes of one core at 100,000 on PGlite, in the background embedding jobs (rows are indexed as written).
  */
