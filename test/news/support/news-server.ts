@@ -2,7 +2,7 @@
  * A local news site for the ingest tests: feeds from test/news/fixtures/ (`{{ORIGIN}}` replaced by the server's
  * origin, served with an ETag and answering 304 to a matching If-None-Match), article pages (fixtures/pages/, and
  * generated ones under /gen/<slug>), and the failure cases: a robots.txt disallowing /private/, /missing (404),
- * /slow (no byte for 5 s), /huge (2 MB of HTML), /thin (a page with a line of text), /doc.pdf (not HTML).
+ * /slow (no byte for 15 s), /huge (2 MB of HTML), /thin (a page with a line of text), /doc.pdf (not HTML).
  * Every request's path is recorded.
  */
 import fs from "node:fs";
@@ -76,7 +76,7 @@ export async function serveNewsSite(): Promise<NewsSite> {
     }
     if (p === "/missing") return send(404, "text/html", "<h1>Not found</h1>");
     if (p === "/slow") {
-      const timer = setTimeout(() => send(200, "text/html", articlePage("slow", ["late"])), 5000);
+      const timer = setTimeout(() => send(200, "text/html", articlePage("slow", ["late"])), 15_000);
       timers.add(timer);
       return;
     }
@@ -110,15 +110,16 @@ function hash(text: string): string {
 }
 
 /**
- * Limits small enough for the failure cases to be quick (the slow page sends nothing for 5 s: a read timeout of 1 s
- * fires first; the huge page is over 256 KB). The read timeout was 250 ms: on a loaded machine the huge page's first
- * bytes could take that long (the server shares the test's event loop), and it was reported as a timeout.
+ * Limits small enough for the failure cases to be quick (the slow page sends nothing for 15 s: a read timeout of 3 s
+ * fires first; the huge page is over 256 KB). The server shares the test's event loop, so on a loaded machine
+ * (CI runs both suites at once on 2 cores) the page extraction of other items can hold the loop for over a second:
+ * read timeouts of 250 ms and then 1 s reported the huge page as a timeout (CI of stop 36).
  */
 export const NEWS_TEST_ENV = {
   EXTRACTION_HOST_DELAY_MS: "0",
   NEWS_HOST_DELAY_MS: "0",
-  EXTRACTION_CONNECT_TIMEOUT_MS: "1000",
-  EXTRACTION_READ_TIMEOUT_MS: "1000",
+  EXTRACTION_CONNECT_TIMEOUT_MS: "3000",
+  EXTRACTION_READ_TIMEOUT_MS: "3000",
   EXTRACTION_MAX_BYTES: String(256 * 1024),
   LOG_LEVEL: "silent",
 };
