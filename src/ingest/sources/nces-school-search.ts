@@ -8,7 +8,7 @@
  *     row (counts, lunch, grades, statuses) and the 2023 row (status, type, charter).
  */
 import type { CsvRow } from "../csv";
-import { loadDistrictIds } from "../lookups";
+import { loadDistrictIds, readTuples } from "../lookups";
 import type { Ingestor, IngestContext } from "../types";
 import { type Row, SeenKeys, Upserter, type UpsertSpec } from "../upsert";
 import { RowError, bucketsOfSpan, code, digits, grade, measure, percent, required, span, stateCode, text, zip5 } from "../values";
@@ -236,9 +236,7 @@ function parseSchool(row: CsvRow, seen: SeenKeys, districtIds: Map<string, strin
 async function runSchools(ctx: IngestContext): Promise<void> {
   const upserter = await Upserter.create(ctx.q, ["schools", "school_annual_stats"]);
   const districtIds = await loadDistrictIds(ctx.q);
-  // Hand-written: bulk ingestion on the file's transaction `q` (data/README.md load times, bench/startup.ts).
-  const rows = await ctx.q.query<{ id: string; fed_id: string }>(`SELECT id, fed_id FROM schools`);
-  const schoolIds = new Map(rows.map((r) => [r.fed_id, r.id]));
+  const schoolIds = new Map(await readTuples<[string, string]>(ctx.q, ["fed_id", "id"], "schools"));
   const seen = new SeenKeys();
   let unlinked = 0;
   await batchRows(
