@@ -61,8 +61,9 @@ describe("embedded database under concurrent clients", () => {
     const positions = await Promise.all(Array.from({ length: CLIENTS }, client));
     expect(positions.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: CLIENTS * REQUESTS_EACH }, (_, i) => i));
     // Served in turn, every client's first answer comes within the first rounds (a few late connections allowed: on a
-    // busy CI core 41 was seen against 2 rounds = 40); without turns the last client waited for about 150 answers.
+    // busy CI core 41 was seen against 2 rounds = 40, and exactly 3 rounds = 60 in 1 of 4 runs of this file alone at
+    // load average 2); without turns the last client waited for about 150 answers (103 today, with slices made endless).
     const firsts = positions.map((p) => p[0]!);
-    expect(Math.max(...firsts)).toBeLessThan(3 * CLIENTS);
+    expect(Math.max(...firsts)).toBeLessThan(4 * CLIENTS);
   });
 });
