@@ -334,6 +334,8 @@ describe("POST /semantic-search", () => {
     // or with a filter (here the state the query names) on every database (vector-index.ts vectorCandidates).
     expect(await page("public schools in Nebraska")).toBe(auth + 2 + charge + records);
     expect(await page("public school districts")).toBe(auth + (t.db.hasVector ? 1 : 2) + charge + records);
+    // A query with a lexical part: one statement more, the names' and passages' matches (run while the vector is computed).
+    expect(await page("Omaha public schools")).toBe(auth + 1 + (t.db.hasVector ? 1 : 2) + charge + records);
   });
 
   it("embeds again what changed, and everything for another model", async () => {
