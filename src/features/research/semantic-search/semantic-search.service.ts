@@ -569,8 +569,8 @@ export async function semanticSearch(
   // search that runs out of its time budget before it is charged costs nothing, and one charged is answered.
   await commit(() =>
     db.prisma.$transaction(async (tx) => {
-      await lockOrganization(tx, org);
-      await requireAvailable(tx, org, SEMANTIC_SEARCH_COST);
+      const balance = await lockOrganization(tx, org);
+      await requireAvailable(tx, org, SEMANTIC_SEARCH_COST, balance);
       await charge(tx, org, SEMANTIC_SEARCH_COST, { note: `semantic search (${type})` });
     }, MONEY_TX),
   );
