@@ -44,6 +44,7 @@ import { STATES } from "../src/features/research/news/analysis/geo";
 import { createHttpServer } from "../src/http-server";
 import { createDb, type Db } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
+import { servingSettings } from "../src/db/open";
 import { packageRoot } from "../src/db/package-root";
 import { embeddingProvider, type EmbeddingProvider, USE_LITE_MODEL } from "../src/features/research/semantic-search/embeddings.provider";
 import { embedPending, GATED_SOURCES } from "../src/features/research/semantic-search/semantic-search.indexer";
@@ -665,7 +666,8 @@ async function main(): Promise<void> {
     if (LATENCY_ON.includes("embedded")) {
       const dir = path.join(os.tmpdir(), `edm-semantic-bench-${VECTORS}-${BASE_VECTORS}`);
       if (!KEEP) fs.rmSync(dir, { recursive: true, force: true });
-      const embedded = await createDb({ dataDir: dir });
+      // The buffer pool of a serving process (src/db/open.ts): the HNSW index must fit.
+      const embedded = await createDb({ dataDir: dir, settings: servingSettings(loadEnv({})) });
       try {
         await migrate(embedded);
         if (recallOnly) await fillSynthetic(embedded, c, VECTORS);

@@ -20,6 +20,15 @@ function ratePolicy() {
 const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default("./.data"),
+  /**
+   * The embedded database's buffer pool in a serving process (PostgreSQL's `shared_buffers`). PGlite reads every page
+   * outside it through JavaScript file calls on the one thread, so the semantic search's HNSW index (260 MB at
+   * 100,000 vectors) must fit (docs/semantic-search.md). Zeroed at the start: resident memory from then on.
+   */
+  EMBEDDED_SHARED_BUFFERS: z
+    .string()
+    .regex(/^[1-9][0-9]*(kB|MB|GB)$/, "a size such as 512MB")
+    .default("512MB"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Prometheus metrics (GET /metrics) on this port, on HOST; unset: no metrics listener (docs/operations.md). */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),

@@ -8,3 +8,6 @@ for (const plan of ["FREE", "PRO", "ENTERPRISE"]) {
 // Background embedding loads the model and embeds whatever a test inserted in every app with a worker: off unless a
 // test turns it on (test/semantic-search embeds explicitly or sets EMBEDDINGS_AUTO itself).
 process.env.EMBEDDINGS_AUTO ??= "false";
+// Servers the tests start hold a few MB of data: the template's 16 MB buffer pool, not the serving default's 512 MB
+// (zeroed at each start: memory and about 0.4 s of CPU per process).
+process.env.EMBEDDED_SHARED_BUFFERS ??= "16MB";

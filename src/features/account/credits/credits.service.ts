@@ -82,10 +82,16 @@ export async function lockOrganization(tx: Tx, organizationId: string): Promise<
   return Number(rows[0].credit_balance);
 }
 
-/** Balance, open holds and available credits of one organization (inside or outside a transaction). */
-export async function creditSummary(client: Tx | Db["prisma"], organizationId: string): Promise<CreditSummary> {
+/**
+ * Balance, open holds and available credits of one organization (inside or outside a transaction). `lockedBalance`:
+ * the balance lockOrganization returned in this transaction (the row cannot have moved since): not read again.
+ */
+export async function creditSummary(client: Tx | Db["prisma"], organizationId: string, lockedBalance?: number): Promise<CreditSummary> {
   // One after the other: a transaction client runs one statement at a time.
-  const org = await client.organization.findUnique({ where: { id: organizationId }, select: { credit_balance: true } });
+  const org =
+    lockedBalance === undefined
+      ? await client.organization.findUnique({ where: { id: organizationId }, select: { credit_balance: true } })
+      : { credit_balance: lockedBalance };
   const holds = await client.creditHold.aggregate({ where: { organization_id: organizationId, status: "open" }, _sum: { amount: true } });
   if (!org) throw new NotFoundError(`organization ${organizationId}`);
   // BIGINT columns come back as bigint; bounded by MAX_CREDIT_BALANCE, they convert exactly.
@@ -145,9 +151,9 @@ export async function grant(tx: Tx, organizationId: string, amount: number, note
   return (await creditSummary(tx, organizationId)).balance;
 }
 
-/** Throws 402 unless `amount` credits are available. Call after lockOrganization. */
-export async function requireAvailable(tx: Tx, organizationId: string, amount: number): Promise<CreditSummary> {
-  const summary = await creditSummary(tx, organizationId);
+/** Throws 402 unless `amount` credits are available. Call after lockOrganization (pass its balance to skip a read). */
+export async function requireAvailable(tx: Tx, organizationId: string, amount: number, lockedBalance?: number): Promise<CreditSummary> {
+  const summary = await creditSummary(tx, organizationId, lockedBalance);
   if (summary.available < amount) throw new InsufficientCreditsError(summary.available, amount);
   return summary;
 }

