@@ -466,10 +466,12 @@ export async function rankEntities(
   const lexical = (dimension: number) =>
     lexicalHits(db, lexicalSql(organizationId, request.entityType, provider.model, dimension, hints.lexical, filters, request.limit));
   const expected = dimensions.get(provider.model);
-  const early = expected === undefined ? null : await lexical(expected);
+  const early = expected === undefined ? null : lexical(expected);
+  early?.catch(() => undefined); // awaited below, or dropped when the dimension changed
   const [vector] = await embedding;
   dimensions.set(provider.model, vector!.length);
-  const lexicalFound = early !== null && expected === vector!.length ? early : await lexical(vector!.length);
+  // The vector retrieval before the lexical hits are awaited: on PostgreSQL the in-process scan computes while the
+  // server runs the lexical statement (on embedded both take the one thread in the same order as before).
   const candidates =
     mode === "lexical"
       ? null
@@ -481,6 +483,7 @@ export async function rankEntities(
           k: candidatesPerRetrieval(request.limit),
           gatedSources: GATED_SOURCES,
         });
+  const lexicalFound = early !== null && expected === vector!.length ? await early : await lexical(vector!.length);
   const cache = coverageCache.get(db.driver) ?? new Map<string, CachedCoverage>();
   coverageCache.set(db.driver, cache);
   const key = JSON.stringify([provider.model, request.entityType, filters.state, filters.districtId, filters.schoolId]);
