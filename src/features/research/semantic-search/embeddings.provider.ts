@@ -36,7 +36,8 @@ export function normalize(vector: readonly number[]): number[] {
  * 10-40 ms of CPU a query no longer holds the main thread, which on embedded also runs PGlite, so the search's
  * statements that need no vector run meanwhile (rankEntities), and the background job's batches no longer stall
  * requests. Plain JavaScript evaluated as the worker's script: the same code runs from dist/, under run-ts and
- * under jest, none of which a TypeScript worker file would. Vectors come back normalized (float64, transferred).
+ * under jest, none of which a TypeScript worker file would. Vectors come back as the model gives them (float64,
+ * transferred) and are normalized here, by the same `normalize` as the remote provider's.
  */
 const USE_WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
@@ -51,13 +52,7 @@ const load = () => (model ??= (async () => {
 })().catch((error) => { model = undefined; throw error; }));
 parentPort.on("message", async ({ id, texts }) => {
   try {
-    const vectors = await (await load()).embed(texts);
-    const out = vectors.map((v) => {
-      let norm = 0;
-      for (const x of v) norm += x * x;
-      norm = Math.sqrt(norm) || 1;
-      return Float64Array.from(v, (x) => x / norm);
-    });
+    const out = (await (await load()).embed(texts)).map((v) => Float64Array.from(v));
     parentPort.postMessage({ id, vectors: out }, out.map((v) => v.buffer));
   } catch (error) {
     parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
@@ -98,7 +93,7 @@ class UseLiteWorker {
       const request = this.pending.get(reply.id);
       if (!request) return;
       this.settled(reply.id);
-      if (reply.vectors) request.resolve(reply.vectors.map((v) => Array.from(v)));
+      if (reply.vectors) request.resolve(reply.vectors.map((v) => normalize(Array.from(v))));
       else request.reject(new Error(`embeddings: ${reply.error}`));
     });
     // A worker that died (out of memory, a crash in the model) fails what it had; the next embedding starts another.
