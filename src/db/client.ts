@@ -37,7 +37,18 @@ export interface Db {
    * The raw driver, for pg-boss, which shares the database. Embedded: `pglite` takes turns (src/db/turns.ts)
    * and counts its statements; `uncounted` is a statement in turn that `stats` does not count (the control channel).
    */
-  readonly driver: { kind: "embedded"; pglite: PGlite; uncounted: Queryable["query"] } | { kind: "postgres"; pool: Pool; url: string };
+  readonly driver:
+    | {
+        kind: "embedded";
+        pglite: PGlite;
+        uncounted: Queryable["query"];
+        /**
+         * Runs `fn` when its turn starts, its statements (counted) in that turn: a caller that must decide just before
+         * its statement runs (a request's deadline) without wrapping it in BEGIN and COMMIT, two more round trips.
+         */
+        inTurn<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+      }
+    | { kind: "postgres"; pool: Pool; url: string };
   close(): Promise<void>;
 }
 
@@ -101,7 +112,7 @@ async function createEmbeddedDb(dataDir: string, { loadDataDir, initdbArgs, sett
     throw error;
   }
   const stats = { statements: 0 };
-  const uncounted = takeTurnsAndCount(pglite, stats);
+  const { uncounted, inTurn } = takeTurnsAndCount(pglite, stats);
   try {
     await pglite.exec(
       `CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_trgm; ${VECTOR_PLANNER_SQL}; ${hnswSessionSql()}`,
@@ -130,7 +141,7 @@ async function createEmbeddedDb(dataDir: string, { loadDataDir, initdbArgs, sett
     exec: root.exec,
     transaction: (fn) => pglite.transaction((tx) => fn(queryable(tx))),
     stats,
-    driver: { kind: "embedded", pglite, uncounted },
+    driver: { kind: "embedded", pglite, uncounted, inTurn },
     get unbounded() {
       return db;
     },
@@ -226,9 +237,13 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
 /**
  * Every statement and transaction of the instance takes its turn (src/db/turns.ts: one at a time, in order,
  * the next started from the event loop) and is counted in `stats`, those inside a transaction too; whoever
- * holds the instance (Prisma's adapter, pg-boss) goes through both. Returns a query in turn that is not counted.
+ * holds the instance (Prisma's adapter, pg-boss) goes through both. Returns a query in turn that is not counted,
+ * and `inTurn` (Db.driver).
  */
-function takeTurnsAndCount(pglite: PGlite, stats: { statements: number }): Queryable["query"] {
+function takeTurnsAndCount(
+  pglite: PGlite,
+  stats: { statements: number },
+): { uncounted: Queryable["query"]; inTurn: <T>(fn: (q: Queryable) => Promise<T>) => Promise<T> } {
   const turns = new Turns();
   const query = pglite.query.bind(pglite);
   const exec = pglite.exec.bind(pglite);
@@ -251,7 +266,21 @@ function takeTurnsAndCount(pglite: PGlite, stats: { statements: number }): Query
         return fn(tx);
       }),
     );
-  return async <T>(sql: string, params: readonly unknown[] = []) => (await turns.run(() => query<T>(sql, params as unknown[]))).rows;
+  // Inside a turn the statements go straight to PGlite: another turn would wait for this one to end.
+  const inTurnQueryable: Queryable = {
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      stats.statements += 1;
+      return (await query<T>(sql, params as unknown[])).rows;
+    },
+    async exec(sql: string) {
+      stats.statements += 1;
+      await exec(sql);
+    },
+  };
+  return {
+    uncounted: async <T>(sql: string, params: readonly unknown[] = []) => (await turns.run(() => query<T>(sql, params as unknown[]))).rows,
+    inTurn: (fn) => turns.run(() => fn(inTurnQueryable)),
+  };
 }
 
 function countPgStatements(client: PoolClient, stats: { statements: number }): void {

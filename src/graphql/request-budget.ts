@@ -233,12 +233,11 @@ export function boundedDb(
       exec: (sql) => (spent() ? Promise.reject(signal.reason as Error) : onConnection(async (client) => void (await client.query(sql)))),
     };
   } else if (driver?.kind === "embedded") {
-    // PGlite runs one statement at a time and queues the rest; a transaction's callback runs once the queue
-    // reached it, so the deadline is checked as the statement is about to start (PGlite's BEGIN and COMMIT
-    // are its own, not counted as statements).
+    // PGlite runs one statement at a time and queues the rest (src/db/turns.ts): the deadline is checked as the
+    // statement's turn starts, after the wait (a transaction per statement did this with two more round trips).
     const inTurn = <T>(run: (q: Queryable) => Promise<T>): Promise<T> =>
       guard(() =>
-        db.transaction((q) => {
+        driver.inTurn((q) => {
           if (spent()) throw signal.reason as Error;
           return run(q);
         }),
