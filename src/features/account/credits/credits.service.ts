@@ -85,6 +85,8 @@ export async function lockOrganization(tx: Tx, organizationId: string): Promise<
 /**
  * Balance, open holds and available credits of one organization (inside or outside a transaction). `lockedBalance`:
  * the balance lockOrganization returned in this transaction (the row cannot have moved since): not read again.
+ * The holds are not read by the lock's own statement: on PostgreSQL a statement that waited for the row lock re-reads
+ * the locked row, but its subqueries keep the snapshot taken before the wait (concurrent unlocks then overdrew).
  */
 export async function creditSummary(client: Tx | Db["prisma"], organizationId: string, lockedBalance?: number): Promise<CreditSummary> {
   // One after the other: a transaction client runs one statement at a time.

@@ -147,7 +147,9 @@ async function unlockOne(
   const reExtract = input.reExtract === true;
   const base = { entity_type: item.entityType, entity_id: item.entityId, operation_key: operationKey };
   return db.prisma.$transaction(async (tx) => {
-    await lockOrganization(tx, org);
+    // The balance as of the lock (nothing below moves it before the charge or hold): not read again. The open holds
+    // are read after the lock, by a statement of their own: one that waited for the lock sees the holds committed meanwhile.
+    const balance = await lockOrganization(tx, org);
     const entity = await kind.read(tx, item.entityId);
     if (!entity) throw new NotFoundError(`${item.entityType} ${item.entityId}`);
     await kind.preconditions?.(tx, viewer, item.entityId, entity);
@@ -155,7 +157,7 @@ async function unlockOne(
       organization_id_entity_type_entity_id: { organization_id: org, entity_type: item.entityType, entity_id: item.entityId },
     };
     const existing = await tx.unlock.findUnique({ where });
-    const remaining = async () => (await creditSummary(tx, org)).available;
+    const remaining = async () => (await creditSummary(tx, org, balance)).available;
 
     if (existing?.state === "unlocked" && !reExtract)
       return {
@@ -192,7 +194,7 @@ async function unlockOne(
 
     // Under the organization's lock nothing else moves its credits: after this unlock's charge or hold,
     // `available` is what it was less the cost (no second read of the summary).
-    const { available } = await requireAvailable(tx, org, kind.cost);
+    const { available } = await requireAvailable(tx, org, kind.cost, balance);
     const now = new Date();
     const refs = { entityType: item.entityType, entityId: item.entityId, operationKey };
 
