@@ -328,8 +328,9 @@ describe("POST /semantic-search", () => {
     // the charge's transaction (lock, which reads the balance, the holds, the ledger's two rows, the balance; BEGIN
     // and COMMIT are counted on PostgreSQL only: PGlite runs them itself),
     const charge = 4 + (t.db.kind === "postgres" ? 2 : 0);
-    // the records by id and their six blocks (the catalogue's loaders, as on GET /districts).
-    const records = 7;
+    // the records by id and their blocks (the catalogue's loaders, as on GET /districts/{id}): one statement for the
+    // record's blocks, one for the breakdowns under its statistics.
+    const records = 3;
     // The search: one statement, and the in-process vectors' refresh before it (vector-scan.ts) without pgvector,
     // or with a filter (here the state the query names) on every database (vector-index.ts vectorCandidates).
     expect(await page("public schools in Nebraska")).toBe(auth + 2 + charge + records);

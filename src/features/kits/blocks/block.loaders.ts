@@ -1,7 +1,8 @@
 /**
- * Per-request block loaders, created on first use: for each block and entity kind, one statement per
- * batch of record ids running the block's own SQL (the same rows, in the same order, as a list
- * statement's column of that block), one result per id in id order.
+ * Per-request block loaders, created on first use: for each entity kind, one statement per batch running every
+ * block asked for in that batch, each block's own SQL as one column (the same rows, in the same order, as a list
+ * statement's column of that block), one result per (block, record) asked. A record's detail or a search's ten
+ * records read all their blocks in one statement, not one per block (six for a district: six round trips and plans).
  */
 import DataLoader from "dataloader";
 import type { Db } from "../../../db/client";
@@ -10,27 +11,42 @@ import type { Viewer } from "../../account/auth/viewer";
 import { ENTITY_SQL, type EntityKind } from "../common/entity-kind";
 import type { BlockDefinition } from "./block";
 
+interface BlockKey {
+  block: BlockDefinition;
+  id: string;
+}
+
 export function createBlockLoaders(db: Db, viewer: Viewer) {
-  const loaders: Record<EntityKind, Map<BlockDefinition, DataLoader<string, unknown>>> = { district: new Map(), school: new Map() };
-  const batch = (block: BlockDefinition, kind: EntityKind) => async (ids: readonly string[]) => {
+  const loaders = new Map<EntityKind, DataLoader<BlockKey, unknown, string>>();
+  const names = new Map<BlockDefinition, number>();
+  const cacheKey = ({ block, id }: BlockKey) => {
+    let n = names.get(block);
+    if (n === undefined) names.set(block, (n = names.size));
+    return `${n}:${id}`;
+  };
+  const batch = (kind: EntityKind) => async (keys: readonly BlockKey[]) => {
+    // Every block of the batch for every record of it: a block asked for some records only (a gated block of the
+    // unlocked ones) is computed for the others too, and only what was asked is handed back.
+    const blocks = [...new Set(keys.map((k) => k.block))];
     const p = new SqlParams();
-    const idList = p.add(ids);
+    const idList = p.add([...new Set(keys.map((k) => k.id))]);
     let org: string | undefined;
-    const sql = block.sql({ kind, record: "e", org: () => (org ??= p.add(viewer.organizationId)) });
-    const rows = await db.query<{ __key: string; __rows: unknown }>(
-      `SELECT e.id AS __key, ${sql} AS __rows FROM ${ENTITY_SQL[kind].table} e WHERE e.id = ANY(${idList}::uuid[])`,
+    const columns = blocks.map(
+      (block, i) => `${block.sql({ kind, record: "e", org: () => (org ??= p.add(viewer.organizationId)) })} AS __b${i}`,
+    );
+    const rows = await db.query<Record<string, unknown> & { __key: string }>(
+      `SELECT e.id AS __key, ${columns.join(", ")} FROM ${ENTITY_SQL[kind].table} e WHERE e.id = ANY(${idList}::uuid[])`,
       p.values,
     );
-    const found = new Map(rows.map((row) => [row.__key, row.__rows]));
-    return ids.map((id) => block.decode(found.get(id) ?? null));
+    const found = new Map(rows.map((row) => [row.__key, row]));
+    return keys.map(({ block, id }) => block.decode(found.get(id)?.[`__b${blocks.indexOf(block)}`] ?? null));
   };
   return {
     /** The block's decoded rows of the record `id`. */
     load<Rows>(block: BlockDefinition<Rows>, kind: EntityKind, id: string): Promise<Rows> {
-      const def = block as BlockDefinition;
-      let loader = loaders[kind].get(def);
-      if (!loader) loaders[kind].set(def, (loader = new DataLoader(batch(def, kind))));
-      return loader.load(id) as Promise<Rows>;
+      let loader = loaders.get(kind);
+      if (!loader) loaders.set(kind, (loader = new DataLoader(batch(kind), { cacheKeyFn: cacheKey })));
+      return loader.load({ block: block as BlockDefinition, id }) as Promise<Rows>;
     },
   };
 }
