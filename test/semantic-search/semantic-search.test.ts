@@ -10,6 +10,8 @@ import { createApiKey } from "../../src/features/account/organizations/api-keys.
 import { createOrganization } from "../../src/features/account/organizations/organization.service";
 import { embeddingProvider, normalize, type EmbeddingProvider } from "../../src/features/research/semantic-search/embeddings.provider";
 import { embedPending } from "../../src/features/research/semantic-search/semantic-search.indexer";
+import { SemanticSearchEntityType } from "../../src/features/research/semantic-search/semantic-search.inputs";
+import { rankEntities } from "../../src/features/research/semantic-search/semantic-search.service";
 import { loadEnv } from "../../src/config/env";
 import { createTestApp, type TestApp } from "../support/app";
 import { insert, insertDistrict, insertDistrictStats } from "../support/factories";
@@ -365,5 +367,33 @@ describe("POST /semantic-search", () => {
     expect(res.body.coverage).toEqual({ embedded: 5, total: 6 });
     // Found by name all the same (the lexical retrieval needs no vector).
     expect(res.body.data.map((r: { name: string }) => r.name)).toContain("New Unembedded District");
+  });
+  it("matches a place named in the query: a whole city or county in any case, a dot a dot, never part of one", async () => {
+    const place = { status: "completed", state: "MN" };
+    const inStPaul = await insertDistrict(t.db, { ...place, name: "Capitol Ridge Schools", physical_city: "St. Paul" });
+    const inStxPaul = await insertDistrict(t.db, { ...place, name: "Capitol Ridge Academy", physical_city: "Stx Paul" });
+    const inCounty = await insertDistrict(t.db, {
+      ...place,
+      name: "Lakeshore Valley Schools",
+      physical_city: "Elm",
+      county: "Ramsey County",
+    });
+    const inPaulsen = await insertDistrict(t.db, { ...place, name: "North Shore Schools", physical_city: "Paulsen" });
+    const places = async (query: string) => {
+      const rows = await rankEntities(
+        t.db,
+        t.orgs.pro,
+        provider,
+        { query, entityType: SemanticSearchEntityType.district, filters: { state: null, districtId: null, schoolId: null }, limit: 50 },
+        "lexical",
+      );
+      return rows.map((r) => r.entity_id);
+    };
+    const found = await places("public schools in ST. PAUL and ramsey county");
+    expect(found).toEqual(expect.arrayContaining([inStPaul, inCounty]));
+    expect(found).not.toContain(inStxPaul);
+    expect(found).not.toContain(inPaulsen);
+    // A run is matched whole: "paul" names no city here ("Paulsen" is not Paul).
+    expect(await places("schools of paul")).not.toContain(inPaulsen);
   });
 });

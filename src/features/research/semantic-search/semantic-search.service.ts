@@ -176,6 +176,11 @@ function cityCandidates(lexical: string): string[] {
   return [...out].filter((run) => run.length >= 3).slice(0, 60);
 }
 
+/** A regular expression matching exactly one of `runs`, whole (in any case with `~*`). */
+function anyOfRegex(runs: readonly string[]): string {
+  return `^(?:${runs.map((run) => run.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`;
+}
+
 /** A row of the search statement: one per record found (one without an id when none), coverage on each. */
 interface StatementRow {
   entity_id: string | null;
@@ -290,16 +295,23 @@ function lexicalSql(
   const p = new SqlParams();
   const { vectorWhere, entityWhere } = filterSql(p, type, model, dimension, filters);
   const k = String(candidatesPerRetrieval(limit)); // an integer of the code: inlined
-  // A record whose city or county is a 1-3 word run of the query ("dallas county"): ILIKE without wildcards is a
-  // case-insensitive equality the trigram indexes serve (runs under 3 letters have no trigram: left out).
-  const places = (cands: string) => `(${entity.city} ILIKE ANY(${cands}::text[]) OR ${entity.county} ILIKE ANY(${cands}::text[]))`;
+  // A record whose city or county is a 1-3 word run of the query ("dallas county"): a case-insensitive equality with
+  // any run, as one anchored regular expression the trigram indexes serve (runs under 3 letters have no trigram: left
+  // out). `ILIKE ANY(runs)` matched the same rows, but rechecked every candidate row against every run: a nine-word
+  // query's 24 runs took 15 ms over the 1,530 rows its trigrams named at 100,000 districts.
+  const runs = cityCandidates(lexical);
+  const places = () => {
+    if (!runs.length) return "false";
+    const regex = p.add(anyOfRegex(runs));
+    return `(${entity.city} ~* ${regex} OR ${entity.county} ~* ${regex})`;
+  };
   // Two index-served matches (names by trigram word similarity, places by ILIKE), a record's best of both.
   const lexName = lexical
     ? `SELECT entity_id, max(sim) AS sim FROM (
          SELECT ${entity.id} AS entity_id, word_similarity(${p.add(lexical)}, ${entity.name}) AS sim
            FROM ${entity.from} WHERE ${p.add(lexical)} <% ${entity.name} AND ${entityWhere}
          UNION ALL
-         SELECT ${entity.id}, 0.8::real FROM ${entity.from} WHERE ${places(p.add(cityCandidates(lexical)))} AND ${entityWhere}) names
+         SELECT ${entity.id}, 0.8::real FROM ${entity.from} WHERE ${places()} AND ${entityWhere}) names
         GROUP BY entity_id ORDER BY sim DESC, entity_id LIMIT ${k}`
     : `SELECT NULL::uuid AS entity_id, 0::real AS sim WHERE false`;
   const lexText = tsq
