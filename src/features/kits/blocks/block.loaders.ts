@@ -2,7 +2,8 @@
  * Per-request block loaders, created on first use: for each entity kind, one statement per batch running every
  * block asked for in that batch, each block's own SQL as one column (the same rows, in the same order, as a list
  * statement's column of that block), one result per (block, record) asked. A record's detail or a search's ten
- * records read all their blocks in one statement, not one per block (six for a district: six round trips and plans).
+ * records read their blocks in one statement, not one per block (six for a district: six round trips and plans);
+ * blocks under another block's rows (the breakdowns under the statistics) are asked a tick later: one more.
  */
 import DataLoader from "dataloader";
 import type { Db } from "../../../db/client";

@@ -305,7 +305,7 @@ function lexicalSql(
     const regex = p.add(anyOfRegex(runs));
     return `(${entity.city} ~* ${regex} OR ${entity.county} ~* ${regex})`;
   };
-  // Two index-served matches (names by trigram word similarity, places by ILIKE), a record's best of both.
+  // Two index-served matches (names by trigram word similarity, places by the expression), a record's best of both.
   const lexName = lexical
     ? `SELECT entity_id, max(sim) AS sim FROM (
          SELECT ${entity.id} AS entity_id, word_similarity(${p.add(lexical)}, ${entity.name}) AS sim
