@@ -124,14 +124,6 @@ async function createEmbeddedDb(dataDir: string, { loadDataDir, initdbArgs, sett
   }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite as never) });
 
-  const queryable = (target: Pick<PGlite, "query" | "exec">): Queryable => ({
-    async query<T>(sql: string, params: readonly unknown[] = []) {
-      return (await target.query<T>(sql, params as unknown[])).rows;
-    },
-    async exec(sql: string) {
-      await target.exec(sql);
-    },
-  });
   const root = queryable(pglite);
   const db: Db = {
     kind: "embedded",
@@ -234,6 +226,18 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
   return db;
 }
 
+/** PGlite's query and exec (the instance, a transaction's, or raw ones in a turn) as a Queryable. */
+function queryable(target: Pick<PGlite, "query" | "exec">): Queryable {
+  return {
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      return (await target.query<T>(sql, params as unknown[])).rows;
+    },
+    async exec(sql: string) {
+      await target.exec(sql);
+    },
+  };
+}
+
 /**
  * Every statement and transaction of the instance takes its turn (src/db/turns.ts: one at a time, in order,
  * the next started from the event loop) and is counted in `stats`, those inside a transaction too; whoever
@@ -267,16 +271,7 @@ function takeTurnsAndCount(
       }),
     );
   // Inside a turn the statements go straight to PGlite: another turn would wait for this one to end.
-  const inTurnQueryable: Queryable = {
-    async query<T>(sql: string, params: readonly unknown[] = []) {
-      stats.statements += 1;
-      return (await query<T>(sql, params as unknown[])).rows;
-    },
-    async exec(sql: string) {
-      stats.statements += 1;
-      await exec(sql);
-    },
-  };
+  const inTurnQueryable = queryable({ query: counted(query), exec: counted(exec) });
   return {
     uncounted: async <T>(sql: string, params: readonly unknown[] = []) => (await turns.run(() => query<T>(sql, params as unknown[]))).rows,
     inTurn: (fn) => turns.run(() => fn(inTurnQueryable)),

@@ -10,21 +10,18 @@ import type { Db } from "../../../db/client";
 import { SqlParams } from "../../../db/sql";
 import type { Viewer } from "../../account/auth/viewer";
 import { ENTITY_SQL, type EntityKind } from "../common/entity-kind";
-import type { BlockDefinition } from "./block";
+import { blockColumn, type BlockDefinition } from "./block";
 
 interface BlockKey {
   block: BlockDefinition;
   id: string;
 }
 
+/** A block's name is unique (block.ts). */
+const cacheKeyFn = ({ block, id }: BlockKey): string => `${block.name}:${id}`;
+
 export function createBlockLoaders(db: Db, viewer: Viewer) {
   const loaders = new Map<EntityKind, DataLoader<BlockKey, unknown, string>>();
-  const names = new Map<BlockDefinition, number>();
-  const cacheKey = ({ block, id }: BlockKey) => {
-    let n = names.get(block);
-    if (n === undefined) names.set(block, (n = names.size));
-    return `${n}:${id}`;
-  };
   const batch = (kind: EntityKind) => async (keys: readonly BlockKey[]) => {
     // Every block of the batch for every record of it: a block asked for some records only (a gated block of the
     // unlocked ones) is computed for the others too, and only what was asked is handed back.
@@ -33,20 +30,20 @@ export function createBlockLoaders(db: Db, viewer: Viewer) {
     const idList = p.add([...new Set(keys.map((k) => k.id))]);
     let org: string | undefined;
     const columns = blocks.map(
-      (block, i) => `${block.sql({ kind, record: "e", org: () => (org ??= p.add(viewer.organizationId)) })} AS __b${i}`,
+      (block) => `${block.sql({ kind, record: "e", org: () => (org ??= p.add(viewer.organizationId)) })} AS ${blockColumn(block)}`,
     );
     const rows = await db.query<Record<string, unknown> & { __key: string }>(
       `SELECT e.id AS __key, ${columns.join(", ")} FROM ${ENTITY_SQL[kind].table} e WHERE e.id = ANY(${idList}::uuid[])`,
       p.values,
     );
     const found = new Map(rows.map((row) => [row.__key, row]));
-    return keys.map(({ block, id }) => block.decode(found.get(id)?.[`__b${blocks.indexOf(block)}`] ?? null));
+    return keys.map(({ block, id }) => block.decode(found.get(id)?.[blockColumn(block)] ?? null));
   };
   return {
     /** The block's decoded rows of the record `id`. */
     load<Rows>(block: BlockDefinition<Rows>, kind: EntityKind, id: string): Promise<Rows> {
       let loader = loaders.get(kind);
-      if (!loader) loaders.set(kind, (loader = new DataLoader(batch(kind), { cacheKeyFn: cacheKey })));
+      if (!loader) loaders.set(kind, (loader = new DataLoader(batch(kind), { cacheKeyFn })));
       return loader.load({ block: block as BlockDefinition, id }) as Promise<Rows>;
     },
   };

@@ -9,7 +9,7 @@ import { PREFETCHED, type Prefetchable } from "../../../graphql/fields";
 import { isUnlocked, unlockedSql } from "../../account/access/access.service";
 import type { EntityKind } from "../common/entity-kind";
 import type { Selection } from "../common/selection";
-import type { BlockDefinition, BlockField, BlockRecord } from "./block";
+import { blockColumn, type BlockDefinition, type BlockField, type BlockRecord } from "./block";
 import { installedFeatures } from "../../../graphql/feature";
 
 /** On the value of a field other blocks nest under (annualStatistics): its record, for their loaders. */
@@ -59,7 +59,7 @@ function planOf(kind: EntityKind, selection: Selection): Plan {
     if (!fields.length) continue;
     const planned = {
       block,
-      column: `__block_${block.name}`,
+      column: blockColumn(block),
       fields,
       holds: fields.map((field) => !block.under && holdsBlocks(kind, field.name)),
     };

@@ -50,7 +50,7 @@ export interface BlockField<Rows> {
 }
 
 export interface BlockDefinition<Rows = unknown> {
-  /** snake_case, unique: names its list-statement column (`__block_<name>`). */
+  /** snake_case, unique: names its column in a statement (blockColumn). */
   name: string;
   /** The entity kinds whose records have the block. */
   kinds: readonly EntityKind[];
@@ -67,6 +67,9 @@ export interface BlockDefinition<Rows = unknown> {
   decode(json: unknown): Rows;
   fields: readonly BlockField<Rows>[];
 }
+
+/** The block's column in a list statement or a block loader's statement. */
+export const blockColumn = (block: Pick<BlockDefinition, "name">): string => `__block_${block.name}`;
 
 export function defineBlock<Rows>(definition: BlockDefinition<Rows>): BlockDefinition<Rows> {
   if (!/^[a-z][a-z0-9_]*$/.test(definition.name)) throw new Error(`block ${definition.name}: the name must be snake_case`);

@@ -300,18 +300,15 @@ function lexicalSql(
   // out). `ILIKE ANY(runs)` matched the same rows, but rechecked every candidate row against every run: a nine-word
   // query's 24 runs took 15 ms over the 1,530 rows its trigrams named at 100,000 districts.
   const runs = cityCandidates(lexical);
-  const places = () => {
-    if (!runs.length) return "false";
-    const regex = p.add(anyOfRegex(runs));
-    return `(${entity.city} ~* ${regex} OR ${entity.county} ~* ${regex})`;
-  };
+  const regex = runs.length ? p.add(anyOfRegex(runs)) : null;
+  const places = regex ? `(${entity.city} ~* ${regex} OR ${entity.county} ~* ${regex})` : "false";
   // Two index-served matches (names by trigram word similarity, places by the expression), a record's best of both.
   const lexName = lexical
     ? `SELECT entity_id, max(sim) AS sim FROM (
          SELECT ${entity.id} AS entity_id, word_similarity(${p.add(lexical)}, ${entity.name}) AS sim
            FROM ${entity.from} WHERE ${p.add(lexical)} <% ${entity.name} AND ${entityWhere}
          UNION ALL
-         SELECT ${entity.id}, 0.8::real FROM ${entity.from} WHERE ${places()} AND ${entityWhere}) names
+         SELECT ${entity.id}, 0.8::real FROM ${entity.from} WHERE ${places} AND ${entityWhere}) names
         GROUP BY entity_id ORDER BY sim DESC, entity_id LIMIT ${k}`
     : `SELECT NULL::uuid AS entity_id, 0::real AS sim WHERE false`;
   const lexText = tsq
