@@ -56,13 +56,20 @@ describe("exports: client disconnect", () => {
       (r) => r.status === 200,
     );
     expect(warm.status).toBe(200);
+    // A page has 300 ms of its own; on a loaded machine (CI runs six test workers on 2 cores) one page can outlast even
+    // that and the export ends there, as it should (an incomplete transfer). So up to three tries for a complete one.
     let lines = 0;
-    const started = Date.now();
+    let started = 0;
     let ended = 0;
-    const complete = await statementsOf((res) => {
-      res.on("data", (c: Buffer) => (lines += c.toString().split("\r\n").length - 1));
-      res.on("end", () => (ended = Date.now()));
-    });
+    let complete = 0;
+    for (let attempt = 0; attempt < 3 && lines !== 1 + ROWS; attempt += 1) {
+      lines = 0;
+      started = Date.now();
+      complete = await statementsOf((res) => {
+        res.on("data", (c: Buffer) => (lines += c.toString().split("\r\n").length - 1));
+        res.on("end", () => (ended = Date.now()));
+      });
+    }
     expect(lines).toBe(1 + ROWS);
     // Meaningful only when the whole export took longer than one request may: the pages' own budgets carried it.
     expect(ended - started).toBeGreaterThan(BUDGET_MS);
