@@ -17,7 +17,7 @@
  * it wrote (reading what it needs for that), however late.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Db, Queryable } from "../db/client";
+import { pgQuery, type Db, type QueryOptions, type Queryable } from "../db/client";
 import { AppError } from "./errors";
 
 export class RequestTimeoutError extends AppError {
@@ -172,7 +172,7 @@ export function boundedDb(
     return Promise.race([run().catch(translate), aborted]);
   };
   const bounded = (target: Queryable): Queryable => ({
-    query: (sql, params) => guard(() => target.query(sql, params)),
+    query: (sql, params, options) => guard(() => target.query(sql, params, options)),
     exec: (sql) => guard(() => target.exec(sql)),
   });
   let root: Queryable = bounded(db);
@@ -226,10 +226,10 @@ export function boundedDb(
       return Promise.race([work.catch(translate), aborted]);
     };
     root = {
-      query: <T>(sql: string, params?: readonly unknown[]) =>
+      query: <T>(sql: string, params?: readonly unknown[], options?: QueryOptions) =>
         spent()
           ? Promise.reject(signal.reason as Error)
-          : onConnection(async (client) => (await client.query(sql, params as unknown[])).rows as T[]),
+          : onConnection(async (client) => (await client.query(pgQuery(sql, params ?? [], options))).rows as T[]),
       exec: (sql) => (spent() ? Promise.reject(signal.reason as Error) : onConnection(async (client) => void (await client.query(sql)))),
     };
   } else if (driver?.kind === "embedded") {
@@ -243,7 +243,7 @@ export function boundedDb(
         }),
       );
     root = {
-      query: (sql, params) => inTurn((q) => q.query(sql, params)),
+      query: (sql, params, options) => inTurn((q) => q.query(sql, params, options)),
       exec: (sql) => inTurn((q) => q.exec(sql)),
     };
   }

@@ -35,6 +35,8 @@ export function createBlockLoaders(db: Db, viewer: Viewer) {
     const rows = await db.query<Record<string, unknown> & { __key: string }>(
       `SELECT e.id AS __key, ${columns.join(", ")} FROM ${ENTITY_SQL[kind].table} e WHERE e.id = ANY(${idList}::uuid[])`,
       p.values,
+      // The same statement for the same blocks, by primary key: planned once (planning took longer than the run).
+      { plan: "generic" },
     );
     const found = new Map(rows.map((row) => [row.__key, row]));
     return keys.map(({ block, id }) => block.decode(found.get(id)?.[blockColumn(block)] ?? null));

@@ -98,7 +98,8 @@ export async function loadRecordsByIds<Row extends RecordRow, F, O extends strin
 ): Promise<Row[]> {
   const p = new SqlParams();
   const sql = `${selectRecordsSql(records, p.add(viewer.organizationId))} WHERE ${records.alias}.id = ANY(${p.add(ids)}::uuid[])`;
-  const rows = await db.query<Record<string, unknown>>(sql, p.values);
+  // By primary key whatever the ids: planned once (a district's took 0.7 ms to plan, 0.3 to run).
+  const rows = await db.query<Record<string, unknown>>(sql, p.values, { plan: "generic" });
   return rows.map((row) => presentRecord<Row>(records, row, viewer));
 }
 
