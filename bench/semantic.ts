@@ -28,8 +28,8 @@
  * BENCH_SMOKE=1: a few districts, then 100 synthetic vectors from 16 real profiles, on embedded only; writes nothing.
  */
 import "reflect-metadata";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -415,19 +415,19 @@ const summarize = (ms: number[]) => ({
  * latency includes waiting for a core, CPU time does not). Returns a function giving the ms spent since.
  */
 async function cpuMeter(db: Db): Promise<() => Promise<number>> {
+  // Per backend: one that started meanwhile counts from zero, one that ended meanwhile (the pool closes idle
+  // connections) drops out instead of taking its whole CPU off the sum (a negative figure once).
   const backends = async () =>
     db.kind === "postgres"
-      ? [
-          ...cpuMs(
-            (await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)).map((r) => r.pid),
-          ).values(),
-        ].reduce((a, b) => a + b, 0)
-      : 0;
+      ? cpuMs((await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)).map((r) => r.pid))
+      : new Map<number, number>();
   const node = process.cpuUsage();
   const before = await backends();
   return async () => {
     const used = process.cpuUsage(node);
-    return (used.user + used.system) / 1000 + (await backends()) - before;
+    let spent = 0;
+    for (const [pid, ms] of await backends()) spent += Math.max(0, ms - (before.get(pid) ?? 0));
+    return (used.user + used.system) / 1000 + spent;
   };
 }
 
@@ -503,34 +503,45 @@ async function latency(db: Db, c: Corpus, label: string, rounds: number) {
 }
 
 /**
- * One POST as an HTTP client elsewhere sends it: a kept-alive connection, `Accept-Encoding: gzip` (the server
- * compresses, as it does for such clients), the body read as bytes. Decompressing and parsing the answer are the
- * client's work: in this process (fetch gunzips on the thread pool) they took cores from the server being measured,
- * up to 14 ms in one request of a profile; fetch measured p50 about 1.3 ms and p95 3-4 ms more on a one-row list.
+ * Requests each client process sends unmeasured before `queries`: a new process's fetch is slow for its first ones
+ * (without this, the client's own start put the no-filter p95 at 51-61 ms against 40 with it).
  */
-function post(agent: http.Agent, url: URL, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
+const CLIENT_WARM_UP = SMOKE ? 0 : 20;
+
+/** Runs bench/semantic-client.ts in a process of its own over `queries`; the milliseconds of each request. */
+function clientRun(url: string, apiKey: string, queries: string[], state: string | null): Promise<number[]> {
+  const file = path.join(os.tmpdir(), `edm-semantic-client-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify(queries));
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(packageRoot, "scripts/run-ts.js"),
+      path.join(packageRoot, "bench/semantic-client.ts"),
       url,
-      { method: "POST", agent, headers: { ...headers, "accept-encoding": "gzip", "content-length": Buffer.byteLength(body) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const raw = Buffer.concat(chunks);
-          // Only an error's body is read (it names the failure); a 200's stays as sent.
-          const text = res.statusCode === 200 ? "" : (res.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(raw) : raw).toString();
-          resolve({ status: res.statusCode ?? 0, text });
-        });
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
+      apiKey,
+      file,
+      state ?? "-",
+      String(CLIENT_WARM_UP),
+    ],
+    { cwd: packageRoot, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let out = "";
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk: string) => (out += chunk));
+  return new Promise<number[]>((resolve, reject) =>
+    child.once("exit", (code) => {
+      fs.rmSync(file, { force: true });
+      if (code !== 0) return reject(new Error(`semantic client exited with ${code}`));
+      resolve(JSON.parse(out.trim().split("\n").at(-1)!) as number[]);
+    }),
+  );
 }
 
-/** POST /api/v1/semantic-search over HTTP in this process: auth, the real model's embedding, search, charge, records. */
+/**
+ * POST /api/v1/semantic-search over HTTP: auth, the real model's embedding, search, charge, records. The client is a
+ * process of its own (bench/semantic-client.ts: fetch, as an integrator's client); in this process it once took the
+ * server's threads (fetch gunzips on them: 14 ms in one request of a profile). The CPU is this process's: the server's.
+ */
 async function endpointLatency(db: Db, c: Corpus, label: string, requests: number) {
   const env = loadEnv({ LOG_LEVEL: "silent", EMBEDDINGS_AUTO: "false" });
   const { organizationId } = await createOrganization(db, { name: `Bench semantic ${label}`, plan: "internal", credits: 1_000_000 });
@@ -538,38 +549,23 @@ async function endpointLatency(db: Db, c: Corpus, label: string, requests: numbe
   const app = await createApp({ db, env, rest: restAdapter });
   const server = createHttpServer(app.app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = new URL(`http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1/semantic-search`);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const search = async (query: string, state: string | null) => {
-    const res = await post(
-      agent,
-      url,
-      { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-      JSON.stringify({ query, entity_type: "district", limit: 10, ...(state ? { state } : {}) }),
-    );
-    if (res.status !== 200) throw new Error(`semantic search answered ${res.status}: ${res.text} (${query})`);
-  };
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1/semantic-search`;
+  const queries = c.queries.slice(0, requests).map((q) => q.text);
   try {
     // A serving process in its steady state, not its first requests: one unmeasured pass over the queries first (its
-    // first 90 requests after a start, while V8 compiles the request path, took p95 46.9 ms against 42.7 after 40 of
-    // them). Nothing the service caches is keyed by the query text (the coverage by the filters; no embedding cache),
-    // and the database's pages these searches read are warm from the ranking runs above either way.
-    for (const q of c.queries.slice(0, requests)) await search(q.text, null);
+    // first 90 requests after a start, while V8 compiles the request path, were slower: p95 46.9 ms against 42.7 after
+    // 40 of them). Nothing the service caches is keyed by the query text (the coverage by the filters; no embedding
+    // cache), and the database pages these searches read are warm from the ranking runs above either way.
+    await clientRun(url, apiKey, queries, null);
     const out: Record<string, unknown> = {};
     for (const kase of LATENCY_CASES) {
-      const ms: number[] = [];
       const cpu = await cpuMeter(db);
-      for (const q of c.queries.slice(0, requests)) {
-        const started = performance.now();
-        await search(q.text, kase.state);
-        ms.push(performance.now() - started);
-      }
+      const ms = await clientRun(url, apiKey, queries, kase.state);
       out[kase.name] = { requests: ms.length, ...summarize(ms), cpu_per_request_ms: round((await cpu()) / ms.length, 1) };
       log(`${label} endpoint, ${kase.name}: ${JSON.stringify(out[kase.name])}`);
     }
     return out;
   } finally {
-    agent.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.stop();
   }
