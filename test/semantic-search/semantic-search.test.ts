@@ -327,9 +327,9 @@ describe("POST /semantic-search", () => {
     // A change here is a change of every search's cost (18 before the latency work: a credit pre-check of two and a
     // transaction of SET LOCALs around the search are gone). The API key (the rate limit is in memory between writes),
     const auth = 1;
-    // the charge's transaction (lock, which reads the balance, the holds, the ledger's two rows, the balance; BEGIN
-    // and COMMIT are counted on PostgreSQL only: PGlite runs them itself),
-    const charge = 4 + (t.db.kind === "postgres" ? 2 : 0);
+    // the charge's transaction (lock, which reads the balance, the holds, the ledger's two rows with the balance in
+    // one statement; BEGIN and COMMIT are counted on PostgreSQL only: PGlite runs them itself),
+    const charge = 3 + (t.db.kind === "postgres" ? 2 : 0);
     // the records by id and their blocks (the catalogue's loaders, as on GET /districts/{id}): one statement for the
     // record's blocks, one for the breakdowns under its statistics.
     const records = 3;

@@ -94,11 +94,16 @@ export async function creditSummary(client: Tx | Db["prisma"], organizationId: s
     lockedBalance === undefined
       ? await client.organization.findUnique({ where: { id: organizationId }, select: { credit_balance: true } })
       : { credit_balance: lockedBalance };
-  const holds = await client.creditHold.aggregate({ where: { organization_id: organizationId, status: "open" }, _sum: { amount: true } });
+  // Hand-written (as the lock): Prisma's aggregate took twice the client time of a raw statement, on every search's
+  // and unlock's charge (bench:semantic).
+  const [holds] = await client.$queryRawUnsafe<{ held: bigint | number | null }[]>(
+    `SELECT sum(amount) AS held FROM credit_holds WHERE organization_id = $1::uuid AND status = 'open'`,
+    organizationId,
+  );
   if (!org) throw new NotFoundError(`organization ${organizationId}`);
   // BIGINT columns come back as bigint; bounded by MAX_CREDIT_BALANCE, they convert exactly.
   const balance = Number(org.credit_balance);
-  const held = Number(holds._sum.amount ?? 0);
+  const held = Number(holds?.held ?? 0);
   return { balance, held, available: balance - held };
 }
 
@@ -114,31 +119,30 @@ async function transfer(
 ): Promise<void> {
   // A movement of anything but a positive whole number of credits is a bug of the caller, never written.
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error(`credit ledger: ${kind} of ${amount} credits refused`);
-  const transferId = crypto.randomUUID();
-  const common = {
-    organization_id: organizationId,
-    transfer_id: transferId,
-    kind,
-    hold_id: refs.holdId ?? null,
-    entity_type: refs.entityType ?? null,
-    entity_id: refs.entityId ?? null,
-    operation_key: refs.operationKey ?? null,
-    note: refs.note ?? null,
-  };
-  await tx.creditLedgerEntry.createMany({
-    data: [
-      { ...common, account: from, amount: -amount },
-      { ...common, account: to, amount },
-    ],
-  });
   const own = (a: LedgerAccount) => a === "available" || a === "held";
   const delta = (own(to) ? amount : 0) - (own(from) ? amount : 0);
-  if (delta !== 0)
-    await tx.organization.update({
-      where: { id: organizationId },
-      data: { credit_balance: { increment: delta }, updated_at: new Date() },
-      select: { id: true },
-    });
+  // Both rows and the cached balance in one statement, hand-written: Prisma's createMany and update were two round
+  // trips and about 3 ms of client time a charge on embedded (bench:semantic: a fifth of a search's request).
+  await tx.$executeRawUnsafe(
+    `WITH moved AS (
+       INSERT INTO credit_ledger (organization_id, transfer_id, account, kind, amount, hold_id, entity_type, entity_id, operation_key, note)
+       SELECT $1::uuid, $2::uuid, m.account, $5, m.amount, $7::uuid, $8, $9::uuid, $10, $11
+         FROM (VALUES ($3, -$6::bigint), ($4, $6::bigint)) AS m(account, amount))
+     UPDATE organizations SET credit_balance = credit_balance + $12::bigint, updated_at = now()
+      WHERE id = $1::uuid AND $12::bigint <> 0`,
+    organizationId,
+    crypto.randomUUID(),
+    from,
+    to,
+    kind,
+    amount,
+    refs.holdId ?? null,
+    refs.entityType ?? null,
+    refs.entityId ?? null,
+    refs.operationKey ?? null,
+    refs.note ?? null,
+    delta,
+  );
 }
 
 /** Adds credits (from `issued`): 1..MAX_CREDIT_GRANT, the balance at most MAX_CREDIT_BALANCE (else 400). Returns the new balance. */
