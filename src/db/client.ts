@@ -372,6 +372,7 @@ function genericStatements(pglite: PGlite, { protocol, parse }: Wire): GenericRu
       await send(serialize.sync(), messages);
       await pglite.execProtocol(serialize.query("RESET plan_cache_mode"), { syncToFs: false });
     }
+    await pglite.syncToFs(); // as PGlite's own query does after a statement outside a transaction
     return (parse.parseResults(messages, pglite.parsers)[0]?.rows ?? []) as T[];
   };
 }

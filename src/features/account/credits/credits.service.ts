@@ -97,7 +97,7 @@ export async function creditSummary(client: Tx | Db["prisma"], organizationId: s
   // Hand-written (as the lock): Prisma's aggregate took twice the client time of a raw statement, on every search's
   // and unlock's charge (bench:semantic).
   const [holds] = await client.$queryRawUnsafe<{ held: bigint | number | null }[]>(
-    `SELECT sum(amount) AS held FROM credit_holds WHERE organization_id = $1::uuid AND status = 'open'`,
+    `SELECT sum(amount)::bigint AS held FROM credit_holds WHERE organization_id = $1::uuid AND status = 'open'`,
     organizationId,
   );
   if (!org) throw new NotFoundError(`organization ${organizationId}`);
@@ -126,8 +126,8 @@ async function transfer(
   await tx.$executeRawUnsafe(
     `WITH moved AS (
        INSERT INTO credit_ledger (organization_id, transfer_id, account, kind, amount, hold_id, entity_type, entity_id, operation_key, note)
-       SELECT $1::uuid, $2::uuid, m.account, $5, m.amount, $7::uuid, $8, $9::uuid, $10, $11
-         FROM (VALUES ($3, -$6::bigint), ($4, $6::bigint)) AS m(account, amount))
+       SELECT $1::uuid, $2::uuid, m.account, $5::text, m.amount, $7::uuid, $8::text, $9::uuid, $10::text, $11::text
+         FROM (VALUES ($3::text, -$6::bigint), ($4::text, $6::bigint)) AS m(account, amount))
      UPDATE organizations SET credit_balance = credit_balance + $12::bigint, updated_at = now()
       WHERE id = $1::uuid AND $12::bigint <> 0`,
     organizationId,
