@@ -3,7 +3,6 @@
  * (on disk under DATA_DIR, or in memory for tests); with it, on PostgreSQL through node-postgres.
  * Nothing else in the codebase knows which one it is talking to: callers get a `Db`.
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { messages, PGlite } from "@electric-sql/pglite";
@@ -59,8 +58,10 @@ export interface QueryOptions {
    * `generic`: prepared once per connection (by its text) and planned once for any parameters. For a statement run
    * on every request whose planning costs more than its run and whose best plan does not depend on its parameters
    * (the semantic search's fusing statement: 2.6 ms of planning a request on embedded; bench/semantic.ts). Embedded:
-   * a named statement bound under `plan_cache_mode = force_generic_plan`; PostgreSQL: a named statement, the server
-   * choosing its plan as usual. Inside a transaction it runs as any other statement.
+   * a named statement (64 kept, the least recently used closed) bound under `plan_cache_mode = force_generic_plan`.
+   * PostgreSQL plans as usual: its planning is a fraction of PGlite's, and named statements would stay prepared on
+   * every pooled connection, one per text (the block loaders' texts vary with the blocks asked for). Inside a
+   * transaction it runs as any other statement.
    */
   plan?: "generic";
 }
@@ -198,8 +199,9 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
   if (hasVector) await pool.query(VECTOR_PLANNER_SQL).catch(() => undefined);
 
   const queryable = (target: Pool | PoolClient): Queryable => ({
-    async query<T>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
-      return (await target.query(pgQuery(sql, params, options))).rows as T[];
+    // `options` (a generic plan) is left to the server: named statements would stay prepared on every pooled connection.
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      return (await target.query(sql, params as unknown[])).rows as T[];
     },
     async exec(sql: string) {
       await target.query(sql);
@@ -237,12 +239,6 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
     },
   };
   return db;
-}
-
-/** A node-postgres query: a `generic` one as a named statement (named by its text's hash: one text, one name). */
-export function pgQuery(sql: string, params: readonly unknown[], options?: QueryOptions): import("pg").QueryConfig {
-  const name = options?.plan === "generic" ? `edm_${crypto.createHash("sha256").update(sql).digest("hex").slice(0, 24)}` : undefined;
-  return { text: sql, values: params as unknown[], ...(name ? { name } : {}) };
 }
 
 type GenericRun = <T>(sql: string, params: readonly unknown[]) => Promise<T[]>;

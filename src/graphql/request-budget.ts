@@ -17,7 +17,7 @@
  * it wrote (reading what it needs for that), however late.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { pgQuery, type Db, type QueryOptions, type Queryable } from "../db/client";
+import type { Db, Queryable } from "../db/client";
 import { AppError } from "./errors";
 
 export class RequestTimeoutError extends AppError {
@@ -226,10 +226,10 @@ export function boundedDb(
       return Promise.race([work.catch(translate), aborted]);
     };
     root = {
-      query: <T>(sql: string, params?: readonly unknown[], options?: QueryOptions) =>
+      query: <T>(sql: string, params?: readonly unknown[]) =>
         spent()
           ? Promise.reject(signal.reason as Error)
-          : onConnection(async (client) => (await client.query(pgQuery(sql, params ?? [], options))).rows as T[]),
+          : onConnection(async (client) => (await client.query(sql, params as unknown[])).rows as T[]),
       exec: (sql) => (spent() ? Promise.reject(signal.reason as Error) : onConnection(async (client) => void (await client.query(sql)))),
     };
   } else if (driver?.kind === "embedded") {

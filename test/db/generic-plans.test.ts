@@ -1,7 +1,8 @@
 /**
- * Statements run with `{ plan: "generic" }` (src/db/client.ts QueryOptions): prepared once per connection and
- * planned once for any parameters. Same rows as the statement run plainly, one statement counted, errors as
- * usual, and nothing left behind on the connection (the plan setting, prepared statements beyond the bound).
+ * Statements run with `{ plan: "generic" }` (src/db/client.ts QueryOptions): on embedded prepared once and planned
+ * once for any parameters (PostgreSQL runs them as any statement). Same rows as the statement run plainly, one
+ * statement counted, errors as usual, and nothing left behind on the connection (the plan setting, prepared
+ * statements beyond the bound).
  */
 import crypto from "node:crypto";
 import { createTestDb, type TestDb } from "../support/db";
