@@ -13,8 +13,9 @@
  *    in-process exact scan when pgvector is absent): a realistic synthetic corpus (buildCorpus: real directory names,
  *    cities and states; each vector a mixture of 2,000 real profile embeddings (`--base`) with noise; the judged set's
  *    86 queries, embedded), then p50/p95 and CPU per search of the ranking (refresh, scan and the search statement;
- *    hybrid, limit 10) and of the endpoint (POST /api/v1/semantic-search over HTTP in this process, the real model
- *    embedding each query), without a filter, with a common state (CA, 5%) and a rare one (RI, 0.3%); and recall@10 of
+ *    hybrid, limit 10) and of the endpoint (POST /api/v1/semantic-search over HTTP to the server in this process from
+ *    a client process, bench/semantic-client.ts, after an unmeasured pass; the real model embedding each query),
+ *    without a filter, with a common state (CA, 5%) and a rare one (RI, 0.3%); and recall@10 of
  *    the vector retrieval against the exact nearest 10 (computed here over the same vectors): HNSW at ef_search 100,
  *    200, 400 (the service's), 600 and 800 (`--ef`), and the in-process scan, without a filter and with `state`.
  *    BENCH_SEMANTIC_KEEP=1 keeps the synthetic databases and the embedded corpus for the next run.
