@@ -213,9 +213,23 @@ describe("the brief build job", () => {
     const zeta = await insert(db, "vendors", { name: `Zeta Tutoring ${agreeing}`, category: "tutoring", data_source: "test" });
     const alpha = await insert(db, "vendors", { name: `Alpha Learning ${agreeing}`, category: "lms", data_source: "test" });
     const other = await insert(db, "vendors", { name: `Other Vendor ${agreeing}`, category: "other", data_source: "test" });
-    await insert(db, "entity_vendors", { ...owner, vendor_id: zeta, source_url: "https://example.test/zeta-1", data_source: "test" });
+    // Found a day apart: rows inserted within one millisecond (the column's precision) tie, and the tie goes by id.
+    const found = (day: number) => new Date(Date.UTC(2026, 0, day)).toISOString();
+    await insert(db, "entity_vendors", {
+      ...owner,
+      vendor_id: zeta,
+      source_url: "https://example.test/zeta-1",
+      data_source: "test",
+      created_at: found(1),
+    });
     await insert(db, "entity_vendors", { ...owner, vendor_id: alpha, source_url: "https://example.test/alpha", data_source: "test" });
-    await insert(db, "entity_vendors", { ...owner, vendor_id: zeta, source_url: "https://example.test/zeta-2", data_source: "test" });
+    await insert(db, "entity_vendors", {
+      ...owner,
+      vendor_id: zeta,
+      source_url: "https://example.test/zeta-2",
+      data_source: "test",
+      created_at: found(2),
+    });
     const [low, high] = [crypto.randomUUID(), crypto.randomUUID()].sort();
     await insert(db, "funding", { ...owner, id: low, source: "title_i", amount: 100, fiscal_year: 2026, data_source: "test" });
     await insert(db, "funding", { ...owner, id: high, source: "e_rate", amount: 200, fiscal_year: 2026, data_source: "test" });
