@@ -15,8 +15,6 @@ module.exports = {
   // One migrated template database per run, copied per test file (test/support/templates.ts).
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",
-  // The long files first (a clean clone has no durations cached: test/support/sequencer.js).
-  testSequencer: "<rootDir>/test/support/sequencer.js",
   transform: { "^.+\\.(t|j|mj)s$": ["@swc/jest", { ...swcrc, swcrc: false }] },
   // pg-boss and its helpers ship ESM only; let swc turn them into CommonJS for jest.
   transformIgnorePatterns: ["/node_modules/(?!(pg-boss|serialize-error|non-error|cron-parser|p-map|p-limit|yocto-queue)/)"],
