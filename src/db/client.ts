@@ -55,10 +55,10 @@ export interface Db {
 /** How a statement is run. */
 export interface QueryOptions {
   /**
-   * `generic`: prepared once per connection (by its text) and planned once for any parameters. For a statement run
-   * on every request whose planning costs more than its run and whose best plan does not depend on its parameters
-   * (the semantic search's fusing statement: 2.6 ms of planning a request on embedded; bench/semantic.ts). Embedded:
-   * a named statement (64 kept, the least recently used closed) bound under `plan_cache_mode = force_generic_plan`.
+   * `generic`: on embedded, prepared once (by its text) and planned once for any parameters. For a statement run on
+   * every request whose planning costs more than its run and whose best plan does not depend on its parameters (the
+   * semantic search's fusing statement: 2.6 ms of planning a request on embedded; bench/semantic.ts): a named
+   * statement (64 kept, the least recently used closed) bound under `plan_cache_mode = force_generic_plan`.
    * PostgreSQL plans as usual: its planning is a fraction of PGlite's, and named statements would stay prepared on
    * every pooled connection, one per text (the block loaders' texts vary with the blocks asked for). Inside a
    * transaction it runs as any other statement.
