@@ -294,16 +294,12 @@ function takeTurnsAndCount(
       }),
     );
   // Inside a turn the statements go straight to PGlite: another turn would wait for this one to end.
-  const genericInTurn: GenericRun = (sql, params) => {
-    stats.statements += 1;
-    return generic(sql, params);
-  };
-  const inTurnQueryable = queryable({ query: counted(query), exec: counted(exec) }, genericInTurn);
+  const inTurnQueryable = queryable({ query: counted(query), exec: counted(exec) }, counted<GenericRun>(generic));
   return {
-    root: queryable(pglite, (sql, params) => {
-      stats.statements += 1;
-      return turns.run(() => generic(sql, params));
-    }),
+    root: queryable(
+      pglite,
+      counted<GenericRun>((sql, params) => turns.run(() => generic(sql, params))),
+    ),
     uncounted: async <T>(sql: string, params: readonly unknown[] = []) => (await turns.run(() => query<T>(sql, params as unknown[]))).rows,
     inTurn: (fn) => turns.run(() => fn(inTurnQueryable)),
   };

@@ -510,7 +510,7 @@ export async function rankEntities(
     request.limit,
     cached,
   );
-  // Planned once per connection: planning this statement took longer than running it (2.6 ms a search on embedded).
+  // Planned once on embedded (QueryOptions): planning this statement took longer than running it (2.6 ms a search).
   const rows = await db.query<StatementRow>(sql, values, { plan: "generic" });
   const first = rows[0]!;
   let coverage = cached;
