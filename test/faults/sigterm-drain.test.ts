@@ -2,7 +2,8 @@
  * SIGTERM drains (issue 26, faults; docs/operations.md "Shutdown"): a real `serve --role all` process on its own
  * PostgreSQL database gets SIGTERM with 40 unlocks of one organization in flight, every one of them waiting on the
  * organization's money lock (held by the test, so they are deterministically in flight: the key's rate-limit leases
- * count them), and a pending unlock's extraction job running (its settle waits on the same lock). Then the lock is
+ * count them), and a pending unlock's extraction job running (its write of the district waits on the test's row lock
+ * of it, taken before that unlock, in the same transaction). Then the locks are
  * let go. Every request in flight is answered (200, or a clean 503 with the generic body; never a 500, a reset or
  * Prisma's "Unable to start a transaction"), new connections are refused, the job finishes or goes back to the
  * queue, the process exits 0 within its stated bound, and the ledger holds. PostgreSQL only: the test holds the lock
@@ -83,18 +84,22 @@ pg("SIGTERM drains requests and jobs in flight, then exits", () => {
         }),
       );
 
-    // The pending unlock's hold and job are committed; from here the test holds the organization's money lock.
+    // The test's transaction holds the pending district's row before the unlock: the unlock only reads it, and its job's
+    // extraction writes it, so the job cannot run ahead of the test (it once settled before the money lock was taken,
+    // and nothing waited). Then the organization's money lock, in the same transaction.
+    await lock.query("BEGIN");
+    await lock.query("SELECT 1 FROM districts WHERE id = $1 FOR UPDATE", [pending]);
     const started = await unlock(pending);
     expect(started).toMatchObject({ status: 202, body: { outcome: "unlock_pending" } });
-    await lock.query("BEGIN");
     await lock.query("SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE", [organizationId]);
-    const waitingOnLock = () =>
+    const [{ pid: lockPid }] = (await lock.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows as [{ pid: number }];
+    const waitingOnTest = () =>
       db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%FROM organizations WHERE id%FOR UPDATE%'`,
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND $1::int = ANY(pg_blocking_pids(pid))`,
+        [lockPid],
       );
-    // The job ran its extraction and waits to settle its hold.
-    expect((await until(waitingOnLock, ([r]) => r!.n >= 1, 60_000))[0]!.n).toBeGreaterThanOrEqual(1);
+    // The job ran up to its extraction's write of the district, and waits on the test.
+    expect((await until(waitingOnTest, ([r]) => r!.n >= 1, 60_000))[0]!.n).toBeGreaterThanOrEqual(1);
 
     const answers = Promise.all(instant.map(unlock));
     // Every request reached the app (each admitted one holds a rate-limit lease until it is answered).
