@@ -12,6 +12,10 @@ module.exports = {
     ...(process.env.DATABASE_URL ? [...runOnce.databaseFree, ...runOnce.embeddedOnly].map((p) => `<rootDir>/${p}`) : []),
   ],
   setupFiles: ["<rootDir>/test/support/env.ts"],
+  // Each module's code is compiled once per worker instead of once per file; module state stays per file.
+  runtime: "<rootDir>/test/support/shared-scripts-runtime.js",
+  // The files known to run long start first (a clean clone has no jest timings to order by).
+  testSequencer: "<rootDir>/test/support/long-first-sequencer.js",
   // One migrated template database per run, copied per test file (test/support/templates.ts).
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",

@@ -1,0 +1,45 @@
+/**
+ * jest's test order, with the files known to run long started first (jest.config.js `testSequencer`).
+ *
+ * jest orders a run by each file's duration in its cache, and by file size when it has none, as on CI's clean clone:
+ * there the 4 KB fuzz test (about a minute of CPU) started last in both suites and ran alone at the end, one core of
+ * two idle. These files (the longest in CPU or in wall time, measured in CI, in that order) start first; every other
+ * file keeps jest's order. A file missing here only runs where jest would have put it.
+ */
+"use strict";
+const Sequencer = require("@jest/test-sequencer").default;
+
+const LONG_FIRST = [
+  "test/ingest/full-load.test.ts",
+  "test/unlocks/unlock.property.test.ts",
+  "test/hostile/fuzz.test.ts",
+  "test/faults/process-kill.test.ts",
+  "test/ingest/national-multiyear.test.ts",
+  "test/faults/embedded-ingest-kill.test.ts",
+  "test/lists/list-contract.test.ts",
+  "test/isolation/isolation.test.ts",
+  "test/cli/admin-cli.test.ts",
+  "test/news/news-ingest-cli.test.ts",
+  "test/ingest/state-directories.test.ts",
+  "test/db/embedded-turns.test.ts",
+  "test/http/operations.test.ts",
+  "test/metrics/metric-query.plans.test.ts",
+  "test/mcp/mcp-stdio.test.ts",
+  "test/unlocks/multiprocess.test.ts",
+  "test/rest/openapi.test.ts",
+  "test/hostile/issue13.test.ts",
+];
+
+class LongFirstSequencer extends Sequencer {
+  sort(tests) {
+    const rank = (test) => {
+      const index = LONG_FIRST.findIndex((file) => test.path.endsWith(`/${file}`));
+      return index === -1 ? LONG_FIRST.length : index;
+    };
+    const order = new Map(super.sort(tests).map((test, index) => [test, index]));
+    return [...order.keys()].sort((a, b) => rank(a) - rank(b) || order.get(a) - order.get(b));
+  }
+}
+
+module.exports = LongFirstSequencer;
+module.exports.LONG_FIRST = LONG_FIRST;
