@@ -23,7 +23,7 @@ module.exports = {
   // pg-boss and its helpers ship ESM only; let swc turn them into CommonJS for jest.
   transformIgnorePatterns: ["/node_modules/(?!(pg-boss|serialize-error|non-error|cron-parser|p-map|p-limit|yocto-queue)/)"],
   clearMocks: true,
-  // A guard against hangs, not a speed limit: CI runs both suites at once in two workers each on a 2-core
-  // machine (half a core per file), and the long property tests (test/unlocks/unlock.property.test.ts) need room.
+  // A guard against hangs, not a speed limit: CI runs both suites at once in three workers each on a 2-core
+  // machine (a third of a core per file), and the long property tests (test/unlocks/unlock.property.test.ts) need room.
   testTimeout: 600000,
 };

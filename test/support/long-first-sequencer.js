@@ -2,7 +2,7 @@
  * jest's test order, with the files known to run long started first (jest.config.js `testSequencer`).
  *
  * jest orders a run by each file's duration in its cache, and by file size when it has none, as on CI's clean clone:
- * there the 4 KB fuzz test (about a minute of CPU) started last in both suites and ran alone at the end, one core of
+ * there the 4 KB fuzz test (30-45 CPU-s) started last in both suites and ran alone at the end, one core of
  * two idle. These files (the longest in CPU or in wall time, measured in CI, in that order) start first; every other
  * file keeps jest's order. A file missing here only runs where jest would have put it.
  */
