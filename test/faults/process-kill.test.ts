@@ -27,7 +27,7 @@ import { EXTRACTION_TEST_ENV, serveFixtureSite, type FixtureSite } from "../extr
 import { NEWS_TEST_ENV, serveNewsSite, type NewsSite } from "../news/support/news-server";
 import { createTestDb, type TestDb } from "../support/db";
 import { insertDistrict } from "../support/factories";
-import { until } from "../support/wait";
+import { lockWaiters, until } from "../support/wait";
 import { killAll, serve, type Server } from "./support/processes";
 
 const pg = process.env.DATABASE_URL ? describe : describe.skip;
@@ -148,11 +148,8 @@ pg("kill -9 of API and worker processes mid-work", () => {
     await doomedApi.waitForFaultPoint("unlock.hold");
     const waiting = post(api, "/api/v1/unlock", { entity_type: "district", entity_id: instant });
     await until(
-      () =>
-        db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-        ),
-      ([r]) => r!.n >= 1,
+      () => lockWaiters(db),
+      (n) => n >= 1,
       30_000,
     );
     await doomedApi.kill9();

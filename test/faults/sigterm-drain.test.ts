@@ -17,7 +17,7 @@ import { drainMs } from "../../src/server";
 import { ledgerViolations, NO_VIOLATIONS } from "../credits/ledger";
 import { createTestDb, type TestDb } from "../support/db";
 import { insertDistrict } from "../support/factories";
-import { until } from "../support/wait";
+import { lockWaiters, until } from "../support/wait";
 import { killAll, serve } from "./support/processes";
 
 const pg = process.env.DATABASE_URL ? describe : describe.skip;
@@ -93,13 +93,14 @@ pg("SIGTERM drains requests and jobs in flight, then exits", () => {
     expect(started).toMatchObject({ status: 202, body: { outcome: "unlock_pending" } });
     await lock.query("SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE", [organizationId]);
     const [{ pid: lockPid }] = (await lock.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows as [{ pid: number }];
-    const waitingOnTest = () =>
-      db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND $1::int = ANY(pg_blocking_pids(pid))`,
-        [lockPid],
-      );
     // The job ran up to its extraction's write of the district, and waits on the test.
-    expect((await until(waitingOnTest, ([r]) => r!.n >= 1, 60_000))[0]!.n).toBeGreaterThanOrEqual(1);
+    expect(
+      await until(
+        () => lockWaiters(db, lockPid),
+        (n) => n >= 1,
+        60_000,
+      ),
+    ).toBeGreaterThanOrEqual(1);
 
     const answers = Promise.all(instant.map(unlock));
     // Every request reached the app (each admitted one holds a rate-limit lease until it is answered).

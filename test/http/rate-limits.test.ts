@@ -12,6 +12,7 @@ import { createTestApp, type PlanKey, type TestApp } from "../support/app";
 import { createTestDb, type TestDb } from "../support/db";
 import { insertDistrict, insertDistrictStats } from "../support/factories";
 import { countStatements } from "../support/statements";
+import { lockWaiters } from "../support/wait";
 
 const GENEROUS = "rate=100000 burst=100000 concurrency=1000 cost_rate=1000000000 cost_burst=1000000000";
 
@@ -238,10 +239,7 @@ describe("rate limits per key and plan", () => {
           blocked = [0, 1].map(() => t.get("/api/v1/districts?limit=1", "free").then((r) => r));
           // Both hold their lease once they wait on the lock.
           for (;;) {
-            const [row] = await control.query<{ n: number }>(
-              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-            );
-            if (row!.n >= 2) break;
+            if ((await lockWaiters(control)) >= 2) break;
             await new Promise((resolve) => setTimeout(resolve, 20));
           }
           const third = await t.get("/api/v1/districts?limit=1", "free");

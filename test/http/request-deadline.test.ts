@@ -8,7 +8,7 @@
 import { controlChannel, type ControlChannel } from "../../src/db/control";
 import { createTestApp, type TestApp } from "../support/app";
 import { insertDistrict } from "../support/factories";
-import { until } from "../support/wait";
+import { lockWaiters, until } from "../support/wait";
 
 const TIMEOUT = "the request exceeded its time budget of 300 ms; ask for fewer records or fields, or narrow the filters";
 
@@ -38,12 +38,7 @@ describe("request deadline", () => {
     await t.close();
   });
 
-  const waiting = async () =>
-    (
-      await control.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-      )
-    )[0]!.n;
+  const waiting = () => lockWaiters(control);
 
   (process.env.DATABASE_URL ? it : it.skip)(
     "PostgreSQL: answers at the budget while the statement is blocked, and cancels the statement on the server",
