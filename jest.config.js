@@ -2,14 +2,18 @@
 const fs = require("node:fs");
 const swcrc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, "utf8"));
 const runOnce = require("./test/support/run-once.js");
+const bundles = require("./test/support/bundles.js");
+const bundled = bundles.enabled();
 module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   // On PostgreSQL, the files DATABASE_URL changes nothing in are left to the embedded run (test/support/run-once.js).
+  // A full run runs each folder's files as one jest file, its bundle.test.ts (test/support/bundles.js).
   testPathIgnorePatterns: [
     "/node_modules/",
     ...(process.env.DATABASE_URL ? [...runOnce.databaseFree, ...runOnce.embeddedOnly].map((p) => `<rootDir>/${p}`) : []),
+    ...bundles.ignorePatterns({ bundled, postgres: Boolean(process.env.DATABASE_URL) }),
   ],
   setupFiles: ["<rootDir>/test/support/env.ts"],
   // Each module's code is compiled once per worker instead of once per file; module state stays per file.

@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { createDb, type Db } from "../../src/db/client";
 import { migrate } from "../../src/db/migrate";
+import { CURRENT_MEMBER } from "./bundle-member";
 import { PG_TEMPLATE_ENV, databaseUrl, embeddedTemplate, withAdmin } from "./templates";
 
 // The list jest.config.js (CommonJS) reads too.
@@ -88,9 +89,11 @@ export async function createTestDataDir(prefix: string): Promise<string> {
 
 /** A file the PostgreSQL run skips as database-free (run-once.js) must not open the run's database. */
 function refuseInDatabaseFreeFile(): void {
+  // In a folder bundle (test/support/bundle.ts) the file is the member running now, not the bundle.
+  const member = (globalThis as Record<symbol, unknown>)[CURRENT_MEMBER] as string | undefined;
   const testPath = expect.getState().testPath;
-  if (!testPath) return;
-  const file = path.relative(path.resolve(__dirname, "../.."), testPath).split(path.sep).join("/");
+  if (!member && !testPath) return;
+  const file = member ?? path.relative(path.resolve(__dirname, "../.."), testPath!).split(path.sep).join("/");
   if (databaseFree.some((entry) => (entry.endsWith("/") ? file.startsWith(entry) : file === entry)))
     throw new Error(`${file} is listed as database-free in test/support/run-once.js but opens a test database: remove it from the list`);
 }

@@ -7,6 +7,8 @@
  * file keeps jest's order. A file missing here only runs where jest would have put it.
  */
 "use strict";
+const fs = require("node:fs");
+const path = require("node:path");
 const Sequencer = require("@jest/test-sequencer").default;
 
 const LONG_FIRST = [
@@ -32,12 +34,21 @@ const LONG_FIRST = [
 
 class LongFirstSequencer extends Sequencer {
   sort(tests) {
+    const bundles = require("./bundles.js");
     const rank = (test) => {
       const index = LONG_FIRST.findIndex((file) => test.path.endsWith(`/${file}`));
       return index === -1 ? LONG_FIRST.length : index;
     };
-    const order = new Map(super.sort(tests).map((test, index) => [test, index]));
-    return [...order.keys()].sort((a, b) => rank(a) - rank(b) || order.get(a) - order.get(b));
+    // Folder bundles (bundles.js) next, the largest first: their own file is a few lines, so jest's order by size
+    // would start them last, and a bundle of a dozen files started last runs alone at the end.
+    const memberBytes = (test) =>
+      path.basename(test.path) === bundles.BUNDLE
+        ? bundles.members(path.dirname(test.path)).reduce((sum, file) => sum + fs.statSync(path.join(bundles.ROOT, file)).size, 0)
+        : 0;
+    const order = new Map(super.sort(tests).map((test, index) => [test, { index, bytes: memberBytes(test) }]));
+    return [...order.keys()].sort(
+      (a, b) => rank(a) - rank(b) || order.get(b).bytes - order.get(a).bytes || order.get(a).index - order.get(b).index,
+    );
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The suite's own machinery (jest.config.js): the runtime sharing compiled code between a worker's files
- * (test/support/shared-scripts-runtime.js) must not share module state, and the sequencer's list of long files
- * (test/support/long-first-sequencer.js) must name files that exist.
+ * (test/support/shared-scripts-runtime.js) must not share module state, the sequencer's list of long files
+ * (test/support/long-first-sequencer.js) must name files that exist, and the folder bundles (test/support/bundles.js)
+ * must leave no test file out of a full run.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -29,5 +30,33 @@ describe("the long-first sequencer", () => {
     const { LONG_FIRST } = require("../support/long-first-sequencer.js") as { LONG_FIRST: string[] };
     expect(LONG_FIRST.filter((file) => !fs.existsSync(path.join(root, file)))).toEqual([]);
     expect(new Set(LONG_FIRST).size).toBe(LONG_FIRST.length);
+  });
+});
+
+describe("the folder bundles", () => {
+  const bundles = require("../support/bundles.js") as {
+    BUNDLE: string;
+    bundleFolders(): string[];
+    members(folder: string): string[];
+    ignorePatterns(options: { bundled: boolean; postgres: boolean }): string[];
+  };
+  const testFiles = (dir: string): string[] =>
+    fs
+      .readdirSync(path.join(root, dir), { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? testFiles(`${dir}/${e.name}`) : e.name.endsWith(".test.ts") ? [`${dir}/${e.name}`] : []));
+
+  it("run every test file once in a full run: each bundled file by its folder's bundle, every other file on its own", () => {
+    const all = testFiles("test");
+    const ignored = bundles
+      .ignorePatterns({ bundled: true, postgres: false })
+      .map((pattern) => new RegExp(pattern.replace("<rootDir>", root)));
+    const runOnItsOwn = all.filter((file) => !ignored.some((re) => re.test(path.join(root, file))));
+    const viaBundles = runOnItsOwn
+      .filter((file) => file.endsWith(`/${bundles.BUNDLE}`))
+      .flatMap((file) => bundles.members(path.dirname(file)));
+    const covered = [...runOnItsOwn.filter((file) => !file.endsWith(`/${bundles.BUNDLE}`)), ...viaBundles].sort();
+    expect(covered).toEqual(all.filter((file) => !file.endsWith(`/${bundles.BUNDLE}`)).sort());
+    // A bundle runs at least two files (one file alone gains nothing from it).
+    for (const folder of bundles.bundleFolders()) expect(bundles.members(folder).length).toBeGreaterThanOrEqual(2);
   });
 });
