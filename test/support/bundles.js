@@ -24,26 +24,41 @@ const STANDALONE = ["test/unit/test-infrastructure.test.ts"];
 const relative = (file) => path.relative(ROOT, file).split(path.sep).join("/");
 const listed = (list, file) => list.some((entry) => (entry.endsWith("/") ? file.startsWith(entry) : file === entry));
 
-/** The test files a folder's bundle runs (paths from the repository root), in name order. */
-function members(folder) {
+/** A folder's test files (paths from the repository root) that a bundle may run: not the long or standalone ones. */
+function bundleable(dir) {
   // Required here: the sequencer requires this module too.
   const { LONG_FIRST } = require("./long-first-sequencer.js");
-  const dir = path.resolve(ROOT, folder);
   return fs
     .readdirSync(dir)
     .filter((name) => name.endsWith(".test.ts") && name !== BUNDLE)
     .map((name) => relative(path.join(dir, name)))
-    .filter((file) => !LONG_FIRST.includes(file) && !STANDALONE.includes(file))
+    .filter((file) => !LONG_FIRST.includes(file) && !STANDALONE.includes(file));
+}
+
+/**
+ * The test files a folder's bundle runs (paths from the repository root), in name order. The bundle of test/ itself
+ * runs the files of the folders that have no bundle of their own (a folder of one such file).
+ */
+function members(folder) {
+  const dir = path.resolve(ROOT, folder);
+  if (relative(dir) !== "test") return bundleable(dir).sort();
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !fs.existsSync(path.join(dir, entry.name, BUNDLE)))
+    .flatMap((entry) => bundleable(path.join(dir, entry.name)))
     .sort();
 }
 
-/** The folders under test/ holding a bundle file. */
+/** test/ and the folders under it holding a bundle file. */
 function bundleFolders() {
   const test = path.join(ROOT, "test");
-  return fs
-    .readdirSync(test, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(test, entry.name, BUNDLE)))
-    .map((entry) => `test/${entry.name}`);
+  return [
+    ...(fs.existsSync(path.join(test, BUNDLE)) ? ["test"] : []),
+    ...fs
+      .readdirSync(test, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(test, entry.name, BUNDLE)))
+      .map((entry) => `test/${entry.name}`),
+  ];
 }
 
 /** Whether a member is left to the embedded run when DATABASE_URL is set (run-once.js). */
