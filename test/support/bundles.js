@@ -7,8 +7,9 @@
  * took 45 CPU-s against 55 as eight (in-band, three runs each): about 1.4 CPU-s per file, some 240 file runs per CI.
  * A member still has its own describe block, hooks, app and database: only the modules and their warm code are shared.
  *
- * Not bundled (a jest file of their own): the long files (long-first-sequencer.js, started first and spread over the
- * workers) and the files in STANDALONE. A command line naming a test file (`npm test -- test/x/y.test.ts`), or
+ * The files of folders without a bundle of their own (a folder of one file) run in test/bundle.test.ts. Not bundled (a
+ * jest file of their own): the long files (long-first-sequencer.js, started first and spread over the workers) and
+ * the files in STANDALONE. A command line naming a test file (`npm test -- test/x/y.test.ts`), or
  * EDMARKET_TEST_BUNDLES=0, runs every file on its own, as before.
  */
 "use strict";
