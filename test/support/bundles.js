@@ -15,7 +15,7 @@
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
-const { databaseFree, embeddedOnly } = require("./run-once.js");
+const { databaseFree, embeddedOnly, listed } = require("./run-once.js");
 
 const ROOT = path.resolve(__dirname, "../..");
 const BUNDLE = "bundle.test.ts";
@@ -23,7 +23,6 @@ const BUNDLE = "bundle.test.ts";
 const STANDALONE = ["test/unit/test-infrastructure.test.ts"];
 
 const relative = (file) => path.relative(ROOT, file).split(path.sep).join("/");
-const listed = (list, file) => list.some((entry) => (entry.endsWith("/") ? file.startsWith(entry) : file === entry));
 
 /** A folder's test files (paths from the repository root) that a bundle may run: not the long or standalone ones. */
 function bundleable(dir) {

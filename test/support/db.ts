@@ -14,7 +14,10 @@ import { CURRENT_MEMBER } from "./bundle-member";
 import { PG_TEMPLATE_ENV, databaseUrl, embeddedTemplate, withAdmin } from "./templates";
 
 // The list jest.config.js (CommonJS) reads too.
-const { databaseFree } = require("./run-once.js") as { databaseFree: string[] };
+const { databaseFree, listed } = require("./run-once.js") as {
+  databaseFree: string[];
+  listed(list: string[], file: string): boolean;
+};
 
 export interface TestDb extends Db {
   /** The connection string of this file's own database (PostgreSQL only). */
@@ -94,6 +97,6 @@ function refuseInDatabaseFreeFile(): void {
   const testPath = expect.getState().testPath;
   if (!member && !testPath) return;
   const file = member ?? path.relative(path.resolve(__dirname, "../.."), testPath!).split(path.sep).join("/");
-  if (databaseFree.some((entry) => (entry.endsWith("/") ? file.startsWith(entry) : file === entry)))
+  if (listed(databaseFree, file))
     throw new Error(`${file} is listed as database-free in test/support/run-once.js but opens a test database: remove it from the list`);
 }

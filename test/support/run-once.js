@@ -19,4 +19,7 @@ const databaseFree = [
 ];
 const embeddedOnly = ["test/db/data-dir-lock.test.ts", "test/db/embedded-turns.test.ts", "test/faults/embedded-ingest-kill.test.ts"];
 
-module.exports = { databaseFree, embeddedOnly };
+/** Whether a file (path from the repository root) is in `list`; an entry ending in "/" names a folder. */
+const listed = (list, file) => list.some((entry) => (entry.endsWith("/") ? file.startsWith(entry) : file === entry));
+
+module.exports = { databaseFree, embeddedOnly, listed };
