@@ -67,6 +67,8 @@ function main(): void {
       env: {
         ...process.env,
         BENCH_SMOKE: "1",
+        // Seconds-long processes: V8's optimizing compiler would cost more than it saves (src/config/env.ts).
+        WASM_TIER_UP: "false",
         PATH: `${path.join(root, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}`,
       },
       stdio: ["ignore", "ignore", "inherit"],

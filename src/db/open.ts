@@ -1,5 +1,6 @@
 import type { Env } from "../config/env";
 import { createDb, type Db } from "./client";
+import { applyWasmTier } from "./wasm-tier";
 
 /**
  * The database this process's configuration names (DATABASE_URL, else embedded under DATA_DIR).
@@ -7,6 +8,7 @@ import { createDb, type Db } from "./client";
  * the buffer pool of EMBEDDED_SHARED_BUFFERS (admin commands keep PGlite's 128 MB: they start faster and smaller).
  */
 export function openDatabase(env: Env, options: { serving?: boolean } = {}): Promise<Db> {
+  applyWasmTier(env);
   return createDb({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.dataDir,
