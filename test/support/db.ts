@@ -10,8 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { createDb, type Db } from "../../src/db/client";
 import { migrate } from "../../src/db/migrate";
-import { currentTestFile } from "./bundle-member";
-import { chooseWasmTier } from "./wasm-tier";
+import { CURRENT_MEMBER } from "./bundle-member";
+import { keepWorkerWasmTiering } from "./wasm-tier";
 import { PG_TEMPLATE_ENV, databaseUrl, embeddedTemplate, withAdmin } from "./templates";
 
 // The list jest.config.js (CommonJS) reads too.
@@ -27,7 +27,7 @@ export interface TestDb extends Db {
 
 export async function createTestDb(options: { migrate?: boolean } = {}): Promise<TestDb> {
   refuseInDatabaseFreeFile();
-  chooseWasmTier(currentTestFile());
+  keepWorkerWasmTiering();
   const serverUrl = process.env.DATABASE_URL;
   const migrated = options.migrate !== false;
   let db: Db;
@@ -78,7 +78,7 @@ export async function truncateAll(db: Db): Promise<void> {
  * The database is returned open, for fixtures; close it before a process opens the directory (one per directory).
  */
 export async function openTestDataDir(prefix: string): Promise<{ dataDir: string; db: Db }> {
-  chooseWasmTier(currentTestFile());
+  keepWorkerWasmTiering();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const loadDataDir = embeddedTemplate("migrated");
   const db = await createDb({ dataDir, loadDataDir });
@@ -95,8 +95,11 @@ export async function createTestDataDir(prefix: string): Promise<string> {
 
 /** A file the PostgreSQL run skips as database-free (run-once.js) must not open the run's database. */
 function refuseInDatabaseFreeFile(): void {
-  const file = currentTestFile();
-  if (file === undefined) return;
+  // In a folder bundle (test/support/bundle.ts) the file is the member running now, not the bundle.
+  const member = (globalThis as Record<symbol, unknown>)[CURRENT_MEMBER] as string | undefined;
+  const testPath = expect.getState().testPath;
+  if (!member && !testPath) return;
+  const file = member ?? path.relative(path.resolve(__dirname, "../.."), testPath!).split(path.sep).join("/");
   if (listed(databaseFree, file))
     throw new Error(`${file} is listed as database-free in test/support/run-once.js but opens a test database: remove it from the list`);
 }

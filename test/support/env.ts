@@ -11,6 +11,6 @@ process.env.EMBEDDINGS_AUTO ??= "false";
 // Servers the tests start hold a few MB of data: the template's 16 MB buffer pool, not the serving default's 512 MB
 // (zeroed at each start: memory and about 0.4 s of CPU per process).
 process.env.EMBEDDED_SHARED_BUFFERS ??= "16MB";
-// WebAssembly on V8's baseline compiler only, in the test files and in the servers and commands they start
-// (chooseWasmTier in test/support/wasm-tier.ts says why).
+// The servers and commands the tests start keep WebAssembly on V8's baseline compiler
+// (test/support/wasm-tier.ts says why).
 process.env.WASM_TIER_UP ??= "false";

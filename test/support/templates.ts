@@ -16,7 +16,6 @@ import path from "node:path";
 import { Client } from "pg";
 import { createDb } from "../../src/db/client";
 import { migrate } from "../../src/db/migrate";
-import { chooseWasmTier } from "./wasm-tier";
 
 /** The PostgreSQL template database's name (on the DATABASE_URL server). */
 export const PG_TEMPLATE_ENV = "EDM_TEST_PG_TEMPLATE";
@@ -27,9 +26,6 @@ export type EmbeddedTemplate = "migrated" | "unmigrated";
 
 /** Builds the template for this run's database kind and names it in process.env (inherited by the workers). */
 export async function buildTemplates(): Promise<void> {
-  // globalSetup runs in jest's own process, before test/support/env.ts (a setup file of the workers) sets it.
-  process.env.WASM_TIER_UP ??= "false";
-  chooseWasmTier(undefined);
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) {
     const name = `edm_template_${process.pid}_${crypto.randomBytes(4).toString("hex")}`;
