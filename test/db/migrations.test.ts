@@ -4,6 +4,9 @@ import { migrate, readMigrations } from "../../src/db/migrate";
 import { packageRoot } from "../../src/db/package-root";
 import { parsePrismaSchema, schemaToSql } from "../../src/db/prisma-sql";
 import { createTestDb, type TestDb } from "../support/db";
+import { temporaryDirs } from "../support/temp-dirs";
+
+const tmp = temporaryDirs();
 
 /** What a database looks like, for comparing two of them: every column and every index definition. */
 async function catalog(db: TestDb) {
@@ -67,7 +70,7 @@ describe("migrations", () => {
   });
 
   it("refuses a migration edited after it was applied", async () => {
-    const dir = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "edm-mig-"));
+    const dir = tmp.make("edm-mig-");
     for (const file of readMigrations()) {
       fs.mkdirSync(path.join(dir, file.name));
       fs.writeFileSync(path.join(dir, file.name, "migration.sql"), `${file.sql}\n-- edited\n`);

@@ -7,13 +7,15 @@
  * full-load.test.ts.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { BadRequestError } from "../../src/graphql/errors";
 import { type IngestSummary, runIngest } from "../../src/ingest";
 import { createTestDb, type TestDb } from "../support/db";
 import { counts, dataFile, expectMalformedRefused, fingerprint } from "./helpers";
+import { temporaryDirs } from "../support/temp-dirs";
+
+const tmp = temporaryDirs();
 
 jest.setTimeout(600_000);
 
@@ -60,7 +62,7 @@ function head(relative: string): string[] {
 /** A gzipped copy of the head of an ELSI export (head above) with `edit` applied to its decompressed lines. */
 function editedCopy(relative: string, name: string, edit: (lines: string[]) => string[]): string {
   const lines = [...head(relative)];
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-elsi-"));
+  const dir = tmp.make("edm-elsi-");
   const file = path.join(dir, `${name}.csv.gz`);
   fs.writeFileSync(file, zlib.gzipSync(Buffer.from(edit(lines).join("\n"))));
   return file;
@@ -168,7 +170,7 @@ describe("nces-elsi-lea", () => {
 describe("census-saipe, every year", () => {
   it("refuses a file whose name carries no year, and malformed copies, writing nothing", async () => {
     const before = await fingerprint(db);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-saipe-"));
+    const dir = tmp.make("edm-saipe-");
     const noYear = path.join(dir, "saipe-poverty.csv.gz");
     fs.copyFileSync(dataFile(SAIPE("19")), noYear);
     await refused("census-saipe", noYear, /named ussdYY/);

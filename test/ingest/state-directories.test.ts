@@ -7,7 +7,6 @@
  * same name in the deduplicated view.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { useExtractor } from "../../src/features/account/unlocks/unlock.jobs";
@@ -19,6 +18,9 @@ import { createTestApp, type TestApp } from "../support/app";
 import { insertUnlock } from "../support/school-factories";
 import { until } from "../support/wait";
 import { dataFile } from "./helpers";
+import { temporaryDirs } from "../support/temp-dirs";
+
+const tmp = temporaryDirs();
 
 jest.setTimeout(600_000);
 
@@ -52,7 +54,7 @@ function caCopy(date: string, rows: Record<string, (fields: string[]) => string[
     const fields = line ? line.split("\t") : [cdCode, ...lines[1]!.split("\t").slice(1)];
     out.push(edit(fields).join("\t"));
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-directory-"));
+  const dir = tmp.make("edm-directory-");
   const file = path.join(dir, `ca_cde_public_districts_${date}.txt`);
   fs.writeFileSync(file, `${out.join("\n")}\n`);
   return file;
@@ -67,7 +69,7 @@ function nationalSubset(fips: readonly string[]): { file: string; rows: number }
   // leaid is the second column and ncessch, the first, is digits: the text between the first two commas, quoted.
   if (!lines[0]!.startsWith(`"ncessch","leaid",`)) throw new Error(`${NATIONAL_FILE}: unexpected header ${lines[0]}`);
   const rows = lines.slice(1).filter((line) => line !== "" && fips.includes(line.split(",")[1]!.replace(/"/g, "").slice(0, 2)));
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-national-"));
+  const dir = tmp.make("edm-national-");
   const file = path.join(dir, path.basename(NATIONAL_FILE));
   fs.writeFileSync(file, zlib.gzipSync(Buffer.from(`${[lines[0]!, ...rows].join("\n")}\n`)));
   return { file, rows: rows.length };
@@ -275,7 +277,7 @@ describe("state directories: the shipped files", () => {
   });
 
   it("refuses a file whose name carries no date, before writing anything", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-directory-"));
+    const dir = tmp.make("edm-directory-");
     const file = path.join(dir, "ca_districts.txt");
     fs.copyFileSync(dataFile(CA_FILE), file);
     await expect(runIngest(t.db, "ca-cde-districts", file)).rejects.toBeInstanceOf(BadRequestError);
