@@ -23,9 +23,9 @@ export const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
  * and writes no results (no results file, no README block). It proves the bench still runs; it measures nothing.
  */
 export const SMOKE = process.env.BENCH_SMOKE === "1";
-// A smoke run lives seconds: its WebAssembly stays on V8's baseline compiler (WASM_TIER_UP, set by bench/smoke.ts for
-// the bench and the servers it starts); a measuring run keeps the default.
-if (SMOKE) applyWasmTier({ WASM_TIER_UP: process.env.WASM_TIER_UP === "false" ? "false" : "true" });
+// WASM_TIER_UP for a bench that opens its database itself (servers apply it in openDatabase): bench/smoke.ts sets
+// false, since a smoke run lives seconds; a measuring run keeps the default unless the caller sets it.
+applyWasmTier(process.env);
 
 /** The PostgreSQL server the benches create their databases on. */
 export const BENCH_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";

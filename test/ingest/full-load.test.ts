@@ -15,13 +15,15 @@
  * the malformed ELSI / SAIPE copies in national-multiyear.test.ts.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { type IngestSource, type IngestSummary, ingestDemoFiles, INGEST_SOURCES, runIngest } from "../../src/ingest";
 import { createTestApp, type TestApp } from "../support/app";
 import type { TestDb } from "../support/db";
 import { measureStatements } from "../support/statements";
 import { count, counts, dataFile, expectMalformedRefused } from "./helpers";
+import { temporaryDirs } from "../support/temp-dirs";
+
+const tmp = temporaryDirs();
 
 let t: TestApp;
 let db: TestDb;
@@ -1276,7 +1278,7 @@ describe("nces-school-search with a district the LEA directory lacks", () => {
   it("creates the district from the export and links the school to it", async () => {
     // Last: it adds a district and a school the real files do not have.
     await secondRun();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-new-district-"));
+    const dir = tmp.make("edm-new-district-");
     const [districtHeader, districtRow] = fs
       .readFileSync(dataFile("data/nces_school_search_4states/florida_districts.csv"), "utf8")
       .split("\n");
