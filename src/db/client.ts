@@ -88,6 +88,13 @@ export interface DbOptions {
   settings?: Record<string, string>;
 }
 
+/**
+ * Prisma's "minimal" error format: its other formats capture a stack trace at every call (to print a code frame of the
+ * calling line when the call fails), a cost on every query. Errors keep their codes (P2002 ...), which is what the
+ * services read; their messages are never shown to a caller (src/graphql/errors.ts).
+ */
+const PRISMA_ERROR_FORMAT = "minimal";
+
 export async function createDb(options: DbOptions): Promise<Db> {
   return options.databaseUrl
     ? createPostgresDb(options.databaseUrl, options.poolSize ?? 10, options.statementTimeoutMs)
@@ -137,7 +144,7 @@ async function createEmbeddedDb(dataDir: string, { loadDataDir, initdbArgs, sett
     lock?.release();
     throw error;
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite as never) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite as never), errorFormat: PRISMA_ERROR_FORMAT });
 
   const db: Db = {
     kind: "embedded",
@@ -189,7 +196,7 @@ async function createPostgresDb(url: string, poolSize: number, statementTimeoutM
   // An idle connection the server closes (restart, failover, pg_terminate_backend) must not crash the
   // process: the pool drops it and the next query opens a new one.
   pool.on("error", (error) => logger.warn("idle database connection lost", { error: error.message }));
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: PRISMA_ERROR_FORMAT });
   await pool.query("CREATE EXTENSION IF NOT EXISTS pg_trgm").catch(() => undefined);
   const hasVector = await pool
     .query("CREATE EXTENSION IF NOT EXISTS vector")
