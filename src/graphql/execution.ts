@@ -65,47 +65,54 @@ class Lru<K, V> {
   }
 }
 
-type RestOperations = WeakMap<DocumentNode, { query?: CompiledQuery; operation: OperationDefinitionNode }>;
+/** What an engine derives from its schema alone. */
+interface SchemaDerived {
+  /** The schema operations are compiled against (restSchema). */
+  compiledSchema: GraphQLSchema;
+  /** REST operations validated (checkRest), and compiled once a request needed one (`query`). */
+  restOperations: WeakMap<DocumentNode, { query?: CompiledQuery; operation: OperationDefinitionNode }>;
+  /** graphql-jit's leaf options, which every compiled operation was built with. */
+  leafSerialization: { disableLeafSerialization: boolean; customSerializers: Record<string, (v: unknown) => unknown> };
+}
 
 /**
- * What an engine derives from its schema alone: the compiled schema and the REST operations validated and compiled on
- * it. Shared by every engine on that schema object: a process serves one app, but a test bundle builds an app per test
- * file on one schema, and each rebuilt these (test/rest on PostgreSQL: validating and compiling 2.0 -> 0.7 CPU-s).
+ * Shared by every engine on one schema object: a process serves one app, but a test bundle builds an app per test file
+ * on one schema, and each rebuilt these (test/rest on PostgreSQL: validating and compiling 2.0 -> 0.7 CPU-s).
  */
-const SCHEMA_DERIVED = new WeakMap<GraphQLSchema, { compiledSchema: GraphQLSchema; restOperations: RestOperations }>();
+const SCHEMA_DERIVED = new WeakMap<GraphQLSchema, SchemaDerived>();
 
-function derivedFrom(schema: GraphQLSchema): { compiledSchema: GraphQLSchema; restOperations: RestOperations } {
+function derivedFrom(schema: GraphQLSchema): SchemaDerived {
   let derived = SCHEMA_DERIVED.get(schema);
   if (!derived) {
-    derived = { compiledSchema: restSchema(schema), restOperations: new WeakMap() };
+    derived = {
+      compiledSchema: restSchema(schema),
+      restOperations: new WeakMap(),
+      // Built-in scalars and enums are written as resolvers return them: graphql-jit otherwise calls a
+      // serializer and allocates error-path arrays for every leaf (most of a list page's garbage). Rows
+      // already hold values of the declared types (pg parses numbers and booleans); enums qualify only
+      // while every value is its own name, so passing the value through writes the same JSON.
+      leafSerialization: {
+        disableLeafSerialization: Object.values(schema.getTypeMap()).every(
+          (type) => !isEnumType(type) || type.getValues().every((value) => value.value === value.name),
+        ),
+        customSerializers: { [DateTimeScalar.name]: serializeTimestamp, [UUIDScalar.name]: serializeUuid },
+      },
+    };
     SCHEMA_DERIVED.set(schema, derived);
   }
   return derived;
 }
 
 export class ExecutionEngine {
-  private readonly compiledSchema: GraphQLSchema;
+  private readonly derived: SchemaDerived;
   private readonly clientOperations: Lru<string, CompiledQuery>;
-  /** REST operations validated (checkRest), and compiled once a request needed one (`query`). */
-  private readonly restOperations: RestOperations;
-  private readonly leafSerialization: { disableLeafSerialization: boolean; customSerializers: Record<string, (v: unknown) => unknown> };
 
   constructor(
     readonly schema: GraphQLSchema,
     private readonly options: ExecutionEngineOptions,
   ) {
-    ({ compiledSchema: this.compiledSchema, restOperations: this.restOperations } = derivedFrom(schema));
+    this.derived = derivedFrom(schema);
     this.clientOperations = new Lru(options.cacheSize);
-    // Built-in scalars and enums are written as resolvers return them: graphql-jit otherwise calls a
-    // serializer and allocates error-path arrays for every leaf (most of a list page's garbage). Rows
-    // already hold values of the declared types (pg parses numbers and booleans); enums qualify only
-    // while every value is its own name, so passing the value through writes the same JSON.
-    this.leafSerialization = {
-      disableLeafSerialization: Object.values(schema.getTypeMap()).every(
-        (type) => !isEnumType(type) || type.getValues().every((value) => value.value === value.name),
-      ),
-      customSerializers: { [DateTimeScalar.name]: serializeTimestamp, [UUIDScalar.name]: serializeUuid },
-    };
   }
 
   /** Compiled client operations held now (the LRU's size). */
@@ -114,7 +121,12 @@ export class ExecutionEngine {
   }
 
   private compile(document: DocumentNode, operationName: string | null | undefined, keys: "document" | "rest"): CompiledQuery {
-    const query = compileQuery(this.compiledSchema, restDocument(document, keys), operationName ?? undefined, this.leafSerialization);
+    const query = compileQuery(
+      this.derived.compiledSchema,
+      restDocument(document, keys),
+      operationName ?? undefined,
+      this.derived.leafSerialization,
+    );
     if (!isCompiledQuery(query)) throw new Error(`operation does not compile: ${JSON.stringify(query.errors)}`);
     return query;
   }
@@ -187,20 +199,20 @@ export class ExecutionEngine {
    * for a few routes; validating it 150 ms).
    */
   checkRest(document: DocumentNode): void {
-    if (this.restOperations.has(document)) return;
+    if (this.derived.restOperations.has(document)) return;
     // Depth and alias bounds are for documents clients write; ours are checked by GraphQL's own rules,
     // and every request still meets the cost bound with its variables (executeRest).
     const errors = validate(this.schema, document, specifiedRules);
     if (errors.length) throw new Error(`REST operation is invalid: ${errors.map((e) => e.message).join("; ")}`);
     const operation = getOperationAST(document);
     if (!operation) throw new Error("REST operation: the document must hold exactly one operation");
-    this.restOperations.set(document, { operation });
+    this.derived.restOperations.set(document, { operation });
   }
 
   /** A REST operation validated (checkRest) and compiled, response keys in snake_case: throws when it does not compile. */
   prepareRest(document: DocumentNode): { query: CompiledQuery; operation: OperationDefinitionNode } {
     this.checkRest(document);
-    const prepared = this.restOperations.get(document)!;
+    const prepared = this.derived.restOperations.get(document)!;
     prepared.query ??= this.compile(document, undefined, "rest");
     return prepared as { query: CompiledQuery; operation: OperationDefinitionNode };
   }
