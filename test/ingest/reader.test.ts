@@ -4,15 +4,15 @@
  * multi-byte characters split across chunks) read fine.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { BadRequestError } from "../../src/graphql/errors";
 import { openCsv, type CsvRow } from "../../src/ingest/csv";
 import { runIngest } from "../../src/ingest";
 import type { Db } from "../../src/db/client";
+import { temporaryDirs } from "../support/temp-dirs";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edm-reader-"));
+const dir = temporaryDirs().make("edm-reader-");
 const file = (name: string, content: string | Buffer) => {
   const p = path.join(dir, name);
   fs.writeFileSync(p, content);
@@ -38,8 +38,6 @@ async function failure(p: string, required: string[] = []): Promise<Error> {
     (e: Error) => e,
   );
 }
-
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("openCsv", () => {
   it("reads BOM, CRLF, quoted commas and newlines, and reports each row's line", async () => {
