@@ -74,10 +74,13 @@ maybe("browser pages with the network blocked", () => {
       await page.fill("#edm-api-key", apiKey);
       await Promise.all([page.waitForEvent("load"), page.click("#edm-key-save")]);
       expect(await page.evaluate('localStorage.getItem("edmarket.apiKey")')).toBe(apiKey);
-      await page.locator(".graphiql-execute-button").waitFor({ timeout: 60_000 });
+      // The run button renders before the query editor (Monaco, loaded in further chunks) holds the query; a click
+      // in between runs nothing, which a loaded CI machine made last long enough to fail this test.
+      await page.locator(".graphiql-query-editor .view-lines", { hasText: "FirstQuery" }).waitFor({ timeout: 60_000 });
 
       const sent = page.waitForRequest(
         (r) => r.url() === `${base}/graphql` && r.method() === "POST" && /FirstQuery/.test(r.postData() ?? ""),
+        { timeout: 60_000 },
       );
       await page.locator(".graphiql-execute-button").click();
       const request = await sent;
