@@ -86,6 +86,11 @@ export interface DbOptions {
   initdbArgs?: string[];
   /** Embedded only: server settings for this boot, as `postgres -c name=value` (the tests' template). */
   settings?: Record<string, string>;
+  /**
+   * Embedded only: an open instance (from `bootPglite`) to run on instead of booting one; `close()` closes it. The
+   * tests hand out pooled instances this way (test/support/db-pool.ts).
+   */
+  embeddedInstance?: PGlite;
 }
 
 /**
@@ -101,34 +106,19 @@ export async function createDb(options: DbOptions): Promise<Db> {
     : createEmbeddedDb(options.dataDir ?? "memory://", options);
 }
 
-async function createEmbeddedDb(dataDir: string, { loadDataDir, initdbArgs, settings }: DbOptions): Promise<Db> {
-  const pgliteModule = await import("@electric-sql/pglite");
-  const { PGlite } = pgliteModule;
-  const { vector } = await import("@electric-sql/pglite-pgvector");
-  // A package subpath export, which TypeScript's CommonJS resolution cannot type: require it.
-  const { pg_trgm } = require("@electric-sql/pglite/contrib/pg_trgm") as { pg_trgm: import("@electric-sql/pglite").Extension };
+async function createEmbeddedDb(dataDir: string, options: DbOptions): Promise<Db> {
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  const pgliteModule = await import("@electric-sql/pglite");
   const location = dataDir.startsWith("memory://") ? dataDir : path.resolve(dataDir, "pglite");
   // A second process on the same directory would corrupt it: hold DATA_DIR for as long as this is open.
   let lock: DataDirLock | undefined;
-  if (!location.startsWith("memory://")) {
+  if (!options.embeddedInstance && !location.startsWith("memory://")) {
     fs.mkdirSync(path.dirname(location), { recursive: true });
     lock = await acquireDataDirLock(path.dirname(location));
   }
   let pglite: PGlite;
   try {
-    // Dynamic import resolves PGlite's ESM typings, the type import above its CJS ones: same class.
-    pglite = (await PGlite.create({
-      dataDir: location,
-      extensions: { vector, pg_trgm },
-      loadDataDir,
-      initDbStartParams: initdbArgs,
-      startParams: settings && [
-        ...PGlite.defaultStartParams,
-        ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
-      ],
-      parsers: { 20: Number, 1700: Number, 1082: (v: string) => v },
-    })) as unknown as PGlite;
+    pglite = options.embeddedInstance ?? (await bootPglite(location, options));
   } catch (error) {
     lock?.release();
     throw error;
@@ -317,6 +307,29 @@ type Wire = Pick<typeof import("@electric-sql/pglite"), "protocol" | "parse">;
 type BackendMessage = messages.BackendMessage;
 
 /** Prepared statements kept per embedded instance (least recently used closed first). */
+/** A PGlite instance with this service's extensions and type parsers, at `location` (a directory or `memory://`). */
+export async function bootPglite(
+  location: string,
+  { loadDataDir, initdbArgs, settings }: Pick<DbOptions, "loadDataDir" | "initdbArgs" | "settings"> = {},
+): Promise<PGlite> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { vector } = await import("@electric-sql/pglite-pgvector");
+  // A package subpath export, which TypeScript's CommonJS resolution cannot type: require it.
+  const { pg_trgm } = require("@electric-sql/pglite/contrib/pg_trgm") as { pg_trgm: import("@electric-sql/pglite").Extension };
+  // Dynamic import resolves PGlite's ESM typings, the type import above its CJS ones: same class.
+  return (await PGlite.create({
+    dataDir: location,
+    extensions: { vector, pg_trgm },
+    loadDataDir,
+    initDbStartParams: initdbArgs,
+    startParams: settings && [
+      ...PGlite.defaultStartParams,
+      ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
+    ],
+    parsers: { 20: Number, 1700: Number, 1082: (v: string) => v },
+  })) as unknown as PGlite;
+}
+
 const GENERIC_STATEMENTS = 64;
 
 /**

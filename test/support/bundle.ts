@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import { CURRENT_MEMBER } from "./bundle-member";
+import { enableEmbeddedPool } from "./db-pool";
 
 const bundles = require("./bundles.js") as {
   members(folder: string): string[];
@@ -14,6 +15,8 @@ const bundles = require("./bundles.js") as {
 
 export function bundle(folder: string): void {
   const root = path.resolve(__dirname, "../..");
+  // The members' embedded databases are reused, reset to the template between them (db-pool.ts).
+  if (!process.env.DATABASE_URL) enableEmbeddedPool();
   for (const file of bundles.members(bundles.relative(folder))) {
     if (process.env.DATABASE_URL && bundles.embeddedRunOnly(file)) continue;
     describe(file, () => {

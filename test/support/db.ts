@@ -12,7 +12,8 @@ import { createDb, type Db } from "../../src/db/client";
 import { migrate } from "../../src/db/migrate";
 import { CURRENT_MEMBER } from "./bundle-member";
 import { keepWorkerWasmTiering } from "./wasm-tier";
-import { PG_TEMPLATE_ENV, databaseUrl, embeddedTemplate, withAdmin } from "./templates";
+import { embeddedPoolEnabled, pooledInstance } from "./db-pool";
+import { PG_TEMPLATE_ENV, PGLITE_TEMPLATE_ENV, databaseUrl, embeddedTemplate, withAdmin } from "./templates";
 
 // The list jest.config.js (CommonJS) reads too.
 const { databaseFree, listed } = require("./run-once.js") as {
@@ -49,9 +50,12 @@ export async function createTestDb(options: { migrate?: boolean } = {}): Promise
     db = await createDb({ databaseUrl: url, poolSize: 4 });
     dropDatabase = () => withAdmin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
   } else {
-    const loadDataDir = embeddedTemplate(migrated ? "migrated" : "unmigrated");
-    fromTemplate = migrated && Boolean(loadDataDir);
-    db = await createDb({ dataDir: "memory://", loadDataDir });
+    const kind = migrated ? "migrated" : "unmigrated";
+    fromTemplate = migrated && Boolean(process.env[PGLITE_TEMPLATE_ENV]);
+    db =
+      fromTemplate && embeddedPoolEnabled()
+        ? await createDb({ embeddedInstance: await pooledInstance(() => embeddedTemplate(kind)!) })
+        : await createDb({ dataDir: "memory://", loadDataDir: embeddedTemplate(kind) });
   }
   if (migrated && !fromTemplate) await migrate(db);
   const close = db.close.bind(db);

@@ -17,7 +17,12 @@ const databaseFree = [
   "test/news/news-ingest-feeds.test.ts",
   "test/news/signals-provider.test.ts",
 ];
-const embeddedOnly = ["test/db/data-dir-lock.test.ts", "test/db/embedded-turns.test.ts", "test/faults/embedded-ingest-kill.test.ts"];
+const embeddedOnly = [
+  "test/db/data-dir-lock.test.ts",
+  "test/db/db-pool.test.ts",
+  "test/db/embedded-turns.test.ts",
+  "test/faults/embedded-ingest-kill.test.ts",
+];
 
 /** Whether a file (path from the repository root) is in `list`; an entry ending in "/" names a folder. */
 const listed = (list, file) => list.some((entry) => (entry.endsWith("/") ? file.startsWith(entry) : file === entry));
