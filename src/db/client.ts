@@ -160,6 +160,29 @@ async function createEmbeddedDb(dataDir: string, options: DbOptions): Promise<Db
   return db;
 }
 
+/** A PGlite instance with this service's extensions and type parsers, at `location` (a directory or `memory://`). */
+export async function bootPglite(
+  location: string,
+  { loadDataDir, initdbArgs, settings }: Pick<DbOptions, "loadDataDir" | "initdbArgs" | "settings"> = {},
+): Promise<PGlite> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { vector } = await import("@electric-sql/pglite-pgvector");
+  // A package subpath export, which TypeScript's CommonJS resolution cannot type: require it.
+  const { pg_trgm } = require("@electric-sql/pglite/contrib/pg_trgm") as { pg_trgm: import("@electric-sql/pglite").Extension };
+  // Dynamic import resolves PGlite's ESM typings, the type import above its CJS ones: same class.
+  return (await PGlite.create({
+    dataDir: location,
+    extensions: { vector, pg_trgm },
+    loadDataDir,
+    initDbStartParams: initdbArgs,
+    startParams: settings && [
+      ...PGlite.defaultStartParams,
+      ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
+    ],
+    parsers: { 20: Number, 1700: Number, 1082: (v: string) => v },
+  })) as unknown as PGlite;
+}
+
 async function createPostgresDb(url: string, poolSize: number, statementTimeoutMs?: number): Promise<Db> {
   const pg = await import("pg");
   const { PrismaPg } = await import("@prisma/adapter-pg");
@@ -307,29 +330,6 @@ type Wire = Pick<typeof import("@electric-sql/pglite"), "protocol" | "parse">;
 type BackendMessage = messages.BackendMessage;
 
 /** Prepared statements kept per embedded instance (least recently used closed first). */
-/** A PGlite instance with this service's extensions and type parsers, at `location` (a directory or `memory://`). */
-export async function bootPglite(
-  location: string,
-  { loadDataDir, initdbArgs, settings }: Pick<DbOptions, "loadDataDir" | "initdbArgs" | "settings"> = {},
-): Promise<PGlite> {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { vector } = await import("@electric-sql/pglite-pgvector");
-  // A package subpath export, which TypeScript's CommonJS resolution cannot type: require it.
-  const { pg_trgm } = require("@electric-sql/pglite/contrib/pg_trgm") as { pg_trgm: import("@electric-sql/pglite").Extension };
-  // Dynamic import resolves PGlite's ESM typings, the type import above its CJS ones: same class.
-  return (await PGlite.create({
-    dataDir: location,
-    extensions: { vector, pg_trgm },
-    loadDataDir,
-    initDbStartParams: initdbArgs,
-    startParams: settings && [
-      ...PGlite.defaultStartParams,
-      ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
-    ],
-    parsers: { 20: Number, 1700: Number, 1082: (v: string) => v },
-  })) as unknown as PGlite;
-}
-
 const GENERIC_STATEMENTS = 64;
 
 /**
