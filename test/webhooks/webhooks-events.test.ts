@@ -136,14 +136,17 @@ describe("webhook events", () => {
       async () => eventsAt("/opportunities", "opportunity.created"),
       (events) => events.filter((e) => e.data.project_id === project).length >= written.length,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    // Every row the agent has written by now, one event each (other projects of the organization get theirs too).
-    const rows = await t.db.prisma.opportunity.findMany({ where: { organization_id: t.orgs.enterprise }, select: { id: true } });
-    expect(
-      eventsAt("/opportunities", "opportunity.created")
-        .map((e) => e.data.id)
-        .sort(),
-    ).toEqual(rows.map((w) => w.id).sort());
+    // Every row the agent has written, one event each (other projects of the organization get theirs too). Polled, not
+    // slept on: the sweep may write another project's row after this one's, and under CI's load its delivery took
+    // over the one second this test once waited (a CI run of 2026-11-28).
+    const { rows, events } = await until(
+      async () => ({
+        rows: await t.db.prisma.opportunity.findMany({ where: { organization_id: t.orgs.enterprise }, select: { id: true } }),
+        events: eventsAt("/opportunities", "opportunity.created"),
+      }),
+      (seen) => seen.rows.every((row) => seen.events.some((e) => e.data.id === row.id)),
+    );
+    expect(events.map((e) => e.data.id).sort()).toEqual(rows.map((w) => w.id).sort());
     expect(created.find((e) => e.data.project_id === project)!.data).toMatchObject({
       project_id: project,
       entity_type: "district",
