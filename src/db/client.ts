@@ -267,7 +267,7 @@ type GenericRun = <T>(sql: string, params: readonly unknown[]) => Promise<T[]>;
  * PGlite's query and exec (the instance, a transaction's, or raw ones in a turn) as a Queryable; `generic` runs the
  * statements that ask for a generic plan (none inside a transaction: they run as the others there).
  */
-function queryable(target: Pick<PGlite, "query" | "exec">, generic?: GenericRun): Queryable {
+export function queryable(target: Pick<PGlite, "query" | "exec">, generic?: GenericRun): Queryable {
   return {
     async query<T>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
       if (generic && options?.plan === "generic") return generic<T>(sql, params);

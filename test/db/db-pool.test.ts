@@ -3,14 +3,13 @@
  * the next one only as the template again, and what the closing file left running cannot reach it. Embedded only
  * (test/support/run-once.js).
  */
-import { createTestDb, type TestDb } from "../support/db";
+import { createTestDb } from "../support/db";
 import { enableEmbeddedPool, poolStats } from "../support/db-pool";
+import { count } from "../ingest/helpers";
 
 enableEmbeddedPool();
 // The pool serves the embedded run only (the PostgreSQL run copies a template database per file instead).
 const embedded = process.env.DATABASE_URL ? describe.skip : describe;
-
-const count = async (db: TestDb, sql: string) => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${sql}) x`))[0]!.n;
 
 embedded("pooled embedded databases", () => {
   test("a closed database comes back as the template: rows, schemas, sessions and counters reset", async () => {

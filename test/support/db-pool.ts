@@ -13,10 +13,13 @@
  * (a job, a late request) meets "PGlite is closed", as on an instance really closed, and never the next file's data.
  */
 import type { PGlite } from "@electric-sql/pglite";
-import { bootPglite } from "../../src/db/client";
+import { bootPglite, queryable, type Queryable } from "../../src/db/client";
+import { truncateAll } from "./truncate";
 
 interface Pooled {
   pglite: PGlite;
+  /** The instance's own query and exec (not a holder's fence). */
+  q: Queryable;
   /** The catalogue fingerprint of the template, taken at boot. */
   baseline: string;
   schemas: string[];
@@ -57,11 +60,15 @@ export async function pooledInstance(template: () => Blob): Promise<PGlite> {
   if (pooled) poolStats.reused += 1;
   else {
     const pglite = await bootPglite("memory://", { loadDataDir: template() });
-    const sizes = await pglite.query<{ sizes: string }>(
+    const q = queryable(pglite);
+    const [{ sizes }] = await q.query<{ sizes: string }>(
       `SELECT json_agg(json_build_object('oid', oid, 'relpages', relpages, 'reltuples', reltuples, 'relallvisible', relallvisible))::text AS sizes
          FROM pg_class WHERE oid >= ${USER}`,
     );
-    pooled = { pglite, schemas: await schemasOf(pglite), baseline: await fingerprint(pglite), sizes: sizes.rows[0]!.sizes };
+    const schemas = (await q.query<{ nspname: string }>(`SELECT nspname FROM pg_namespace WHERE nspname !~ '^pg_(toast_)?temp_'`)).map(
+      (r) => r.nspname,
+    );
+    pooled = { pglite, q, schemas, baseline: await fingerprint(q), sizes };
     poolStats.booted += 1;
   }
   return fence(pooled);
@@ -99,7 +106,7 @@ function fence(pooled: Pooled): PGlite {
 async function give(pooled: Pooled): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const clean = await Promise.race([
-    reset(pooled).then(async () => (await fingerprint(pooled.pglite)) === pooled.baseline),
+    reset(pooled).then(async () => (await fingerprint(pooled.q)) === pooled.baseline),
     new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), RESET_TIMEOUT_MS))),
   ]).catch(() => false);
   clearTimeout(timer);
@@ -111,22 +118,18 @@ async function give(pooled: Pooled): Promise<void> {
   }
 }
 
-async function reset({ pglite, schemas, sizes }: Pooled): Promise<void> {
+async function reset({ q, schemas, sizes }: Pooled): Promise<void> {
   // ROLLBACK outside a transaction is only a warning; DISCARD ALL refuses a transaction block.
-  await pglite.exec("ROLLBACK");
-  await pglite.exec("DISCARD ALL");
-  const extra = await pglite.query<{ name: string }>(
+  await q.exec("ROLLBACK");
+  await q.exec("DISCARD ALL");
+  const extra = await q.query<{ name: string }>(
     `SELECT quote_ident(nspname) AS name FROM pg_namespace WHERE NOT (nspname = ANY($1)) AND nspname !~ '^pg_(toast_)?temp_'`,
     [schemas],
   );
-  for (const { name } of extra.rows) await pglite.exec(`DROP SCHEMA ${name} CASCADE`);
-  const tables = await pglite.query<{ name: string }>(
-    `SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables
-      WHERE schemaname NOT IN ('pg_catalog', 'information_schema') AND tablename <> '_prisma_migrations'`,
-  );
-  if (tables.rows.length) await pglite.exec(`TRUNCATE ${tables.rows.map((t) => t.name).join(", ")} RESTART IDENTITY CASCADE`);
-  await pglite.exec(`DELETE FROM pg_statistic WHERE starelid >= ${USER}; DELETE FROM pg_statistic_ext_data`);
-  await pglite.query(
+  for (const { name } of extra) await q.exec(`DROP SCHEMA ${name} CASCADE`);
+  await truncateAll(q);
+  await q.exec(`DELETE FROM pg_statistic WHERE starelid >= ${USER}; DELETE FROM pg_statistic_ext_data`);
+  await q.query(
     `UPDATE pg_class c SET relpages = b.relpages, reltuples = b.reltuples, relallvisible = b.relallvisible
        FROM json_to_recordset($1::json) AS b(oid oid, relpages int, reltuples real, relallvisible int)
       WHERE c.oid = b.oid AND (c.relpages, c.reltuples, c.relallvisible) IS DISTINCT FROM (b.relpages, b.reltuples, b.relallvisible)`,
@@ -134,15 +137,10 @@ async function reset({ pglite, schemas, sizes }: Pooled): Promise<void> {
   );
 }
 
-async function schemasOf(pglite: PGlite): Promise<string[]> {
-  const rows = await pglite.query<{ nspname: string }>(`SELECT nspname FROM pg_namespace WHERE nspname !~ '^pg_(toast_)?temp_'`);
-  return rows.rows.map((r) => r.nspname);
-}
-
 /** Everything a test file could change that TRUNCATE does not undo, as one hash (objects of the system excluded). */
-async function fingerprint(pglite: PGlite): Promise<string> {
-  const { rows } = await pglite.query<{ hash: string }>(FINGERPRINT_SQL);
-  return rows[0]!.hash;
+async function fingerprint(q: Queryable): Promise<string> {
+  const [{ hash }] = await q.query<{ hash: string }>(FINGERPRINT_SQL);
+  return hash;
 }
 
 const USER = "16384"; // FirstNormalObjectId: objects created after initdb

@@ -15,6 +15,8 @@ import { keepWorkerWasmTiering } from "./wasm-tier";
 import { embeddedPoolEnabled, pooledInstance } from "./db-pool";
 import { PG_TEMPLATE_ENV, PGLITE_TEMPLATE_ENV, databaseUrl, embeddedTemplate, withAdmin } from "./templates";
 
+export { truncateAll } from "./truncate";
+
 // The list jest.config.js (CommonJS) reads too.
 const { databaseFree, listed } = require("./run-once.js") as {
   databaseFree: string[];
@@ -66,14 +68,6 @@ export async function createTestDb(options: { migrate?: boolean } = {}): Promise
       await dropDatabase?.();
     },
   });
-}
-
-/** Empties every application table (not the migration ledger) between tests. */
-export async function truncateAll(db: Db): Promise<void> {
-  const tables = await db.query<{ tablename: string }>(
-    `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> '_prisma_migrations'`,
-  );
-  if (tables.length) await db.exec(`TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(", ")} RESTART IDENTITY CASCADE`);
 }
 
 /**
